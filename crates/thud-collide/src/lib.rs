@@ -1,0 +1,1 @@
+//! thud-collide (being built).

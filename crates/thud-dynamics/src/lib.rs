@@ -1,0 +1,1 @@
+//! thud-dynamics (being built).

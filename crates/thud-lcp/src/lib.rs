@@ -1,0 +1,1 @@
+//! thud-lcp (being built).

@@ -1,0 +1,1 @@
+//! thud-scene (being built).

@@ -1,0 +1,1 @@
+//! thud: real-time rigid-body contact physics for games (facade; being built).

@@ -1,0 +1,4 @@
+//! The `thud` command-line tool (being built).
+fn main() {
+    println!("thud");
+}
