@@ -1,1 +1,26 @@
-//! thud-scene (being built).
+//! # thud-scene
+//!
+//! Scripted scenes for the thud physics engine: one scene description for the demos,
+//! the tests, the benches and the comparison with other engines.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`schema`] | the scene description ([`Scene`], [`BodyDef`], [`ShapeDef`], …), plain serde data |
+//! | [`pattern`] | grids, stacks, pyramids with seeded jitter ([`Pattern`], [`SplitMix64`]) |
+//! | [`standard`] | the standard scenes (`tower_20`, `pyramid_20`, …, `pile_1000`) |
+//! | [`timeline`] | events at given times |
+//! | [`expect`] | expectations checked at given times |
+
+pub mod expect;
+pub mod pattern;
+pub mod schema;
+pub mod standard;
+pub mod timeline;
+
+pub use expect::{Check, Expectation};
+pub use pattern::{Jitter, Pattern, SplitMix64};
+pub use schema::{
+    BodyDef, BodyKindDef, Camera, MaterialDef, PartDef, Scene, SceneSettings, ShapeDef,
+};
+pub use standard::{STANDARD_NAMES, standard};
+pub use timeline::{Action, Event};
