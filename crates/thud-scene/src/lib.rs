@@ -10,14 +10,20 @@
 //! | [`standard`] | the standard scenes (`tower_20`, `pyramid_20`, …, `pile_1000`) |
 //! | [`timeline`] | events at given times |
 //! | [`expect`] | expectations checked at given times |
+//! | [`load`] | RON text → validated [`Scene`], with `file:line:column` errors |
+//! | [`error`] | [`SceneError`] |
 
+pub mod error;
 pub mod expect;
+pub mod load;
 pub mod pattern;
 pub mod schema;
 pub mod standard;
 pub mod timeline;
 
+pub use error::{Location, SceneError};
 pub use expect::{Check, Expectation};
+pub use load::{load_file, load_str, parse_str, resolve, to_ron};
 pub use pattern::{Jitter, Pattern, SplitMix64};
 pub use schema::{
     BodyDef, BodyKindDef, Camera, MaterialDef, PartDef, Scene, SceneSettings, ShapeDef,
