@@ -1,0 +1,1 @@
+//! Random instances (being built).

@@ -1,0 +1,1 @@
+//! JSON format (being built).

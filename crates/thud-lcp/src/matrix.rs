@@ -1,0 +1,267 @@
+//! A dense, row-major `f64` matrix — the only matrix type of this crate.
+//!
+//! Contact problems handed to the exact solvers are small (tens to a few hundred
+//! rows) and dense after `A = J M⁻¹ Jᵀ` has been formed, so a plain `Vec<f64>` in
+//! row-major order is the right representation: row `i` is the contiguous slice
+//! `data[i·cols .. (i+1)·cols]`, which is exactly what a Gauss-Seidel row visit
+//! (`w_i = A_i·λ + b_i`) and a tableau row operation read.
+//!
+//! Construction validates shape (`from_rows` rejects ragged input, naming the row);
+//! finiteness is checked by the problem constructors in [`crate::problem`], which
+//! know what the matrix means.
+
+use crate::problem::ProblemError;
+
+/// A dense row-major matrix of `f64`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Matrix {
+    rows: usize,
+    cols: usize,
+    data: Vec<f64>,
+}
+
+impl Matrix {
+    /// The `rows × cols` zero matrix.
+    #[must_use]
+    pub fn zeros(rows: usize, cols: usize) -> Self {
+        Self {
+            rows,
+            cols,
+            data: vec![0.0; rows * cols],
+        }
+    }
+
+    /// The `n × n` identity.
+    #[must_use]
+    pub fn identity(n: usize) -> Self {
+        let mut m = Self::zeros(n, n);
+        for i in 0..n {
+            m.data[i * n + i] = 1.0;
+        }
+        m
+    }
+
+    /// Builds a matrix from row-major data; `data.len()` must be `rows · cols`.
+    pub fn from_row_major(rows: usize, cols: usize, data: Vec<f64>) -> Result<Self, ProblemError> {
+        if rows.checked_mul(cols) != Some(data.len()) {
+            return Err(ProblemError::DataLength {
+                len: data.len(),
+                rows,
+                cols,
+            });
+        }
+        Ok(Self { rows, cols, data })
+    }
+
+    /// Builds a matrix from a list of rows; every row must have the first row's length.
+    pub fn from_rows<R: AsRef<[f64]>>(rows: &[R]) -> Result<Self, ProblemError> {
+        let cols = rows.first().map_or(0, |r| r.as_ref().len());
+        let mut data = Vec::with_capacity(rows.len() * cols);
+        for (i, r) in rows.iter().enumerate() {
+            let r = r.as_ref();
+            if r.len() != cols {
+                return Err(ProblemError::RaggedRow {
+                    row: i,
+                    len: r.len(),
+                    expected: cols,
+                });
+            }
+            data.extend_from_slice(r);
+        }
+        Ok(Self {
+            rows: rows.len(),
+            cols,
+            data,
+        })
+    }
+
+    /// Number of rows.
+    #[must_use]
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns.
+    #[must_use]
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// Whether the matrix is square.
+    #[must_use]
+    pub fn is_square(&self) -> bool {
+        self.rows == self.cols
+    }
+
+    /// The entry at `(i, j)`, or `None` out of range.
+    #[must_use]
+    pub fn get(&self, i: usize, j: usize) -> Option<f64> {
+        if i < self.rows && j < self.cols {
+            Some(self.data[i * self.cols + j])
+        } else {
+            None
+        }
+    }
+
+    /// Row `i` as a slice. Panics if `i ≥ rows` (an internal index, never user data).
+    #[must_use]
+    pub fn row(&self, i: usize) -> &[f64] {
+        &self.data[i * self.cols..(i + 1) * self.cols]
+    }
+
+    /// Row `i` as a mutable slice. Panics if `i ≥ rows`.
+    pub fn row_mut(&mut self, i: usize) -> &mut [f64] {
+        &mut self.data[i * self.cols..(i + 1) * self.cols]
+    }
+
+    /// All entries in row-major order.
+    #[must_use]
+    pub fn as_slice(&self) -> &[f64] {
+        &self.data
+    }
+
+    /// The rows as nested vectors (for JSON output and tests).
+    #[must_use]
+    pub fn to_rows(&self) -> Vec<Vec<f64>> {
+        (0..self.rows).map(|i| self.row(i).to_vec()).collect()
+    }
+
+    /// The diagonal (length `min(rows, cols)`).
+    #[must_use]
+    pub fn diagonal(&self) -> Vec<f64> {
+        (0..self.rows.min(self.cols))
+            .map(|i| self.data[i * self.cols + i])
+            .collect()
+    }
+
+    /// The largest absolute entry (0 for an empty matrix).
+    #[must_use]
+    pub fn max_abs(&self) -> f64 {
+        self.data.iter().fold(0.0, |m, v| m.max(v.abs()))
+    }
+
+    /// `out = self · x`. Panics on mismatched lengths (internal use).
+    pub fn mul_vec_into(&self, x: &[f64], out: &mut [f64]) {
+        assert_eq!(x.len(), self.cols);
+        assert_eq!(out.len(), self.rows);
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = dot(self.row(i), x);
+        }
+    }
+
+    /// `self · x` as a new vector. Panics on mismatched lengths (internal use).
+    #[must_use]
+    pub fn mul_vec(&self, x: &[f64]) -> Vec<f64> {
+        let mut out = vec![0.0; self.rows];
+        self.mul_vec_into(x, &mut out);
+        out
+    }
+
+    /// Whether `|a_ij − a_ji| ≤ rel · max|a|` for all entries.
+    #[must_use]
+    pub fn is_symmetric(&self, rel: f64) -> bool {
+        if !self.is_square() {
+            return false;
+        }
+        let tol = rel * self.max_abs();
+        let n = self.rows;
+        (0..n).all(|i| (i + 1..n).all(|j| (self.data[i * n + j] - self.data[j * n + i]).abs() <= tol))
+    }
+
+    /// The transpose.
+    #[must_use]
+    pub fn transpose(&self) -> Self {
+        let mut t = Self::zeros(self.cols, self.rows);
+        for i in 0..self.rows {
+            for j in 0..self.cols {
+                t.data[j * self.rows + i] = self.data[i * self.cols + j];
+            }
+        }
+        t
+    }
+
+    /// Sets entry `(i, j)`. Panics out of range (internal use).
+    pub fn set(&mut self, i: usize, j: usize, v: f64) {
+        assert!(i < self.rows && j < self.cols);
+        self.data[i * self.cols + j] = v;
+    }
+}
+
+impl std::ops::Index<(usize, usize)> for Matrix {
+    type Output = f64;
+    fn index(&self, (i, j): (usize, usize)) -> &f64 {
+        assert!(i < self.rows && j < self.cols, "matrix index out of range");
+        &self.data[i * self.cols + j]
+    }
+}
+
+impl std::ops::IndexMut<(usize, usize)> for Matrix {
+    fn index_mut(&mut self, (i, j): (usize, usize)) -> &mut f64 {
+        assert!(i < self.rows && j < self.cols, "matrix index out of range");
+        &mut self.data[i * self.cols + j]
+    }
+}
+
+/// Dot product with four independent accumulators, so the compiler can vectorize it
+/// (a single running sum is a serial dependency chain). Lengths must match.
+#[inline]
+#[must_use]
+pub fn dot(a: &[f64], b: &[f64]) -> f64 {
+    debug_assert_eq!(a.len(), b.len());
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut acc = [0.0f64; 8];
+    let chunks = n / 8;
+    for c in 0..chunks {
+        let (x, y) = (&a[c * 8..c * 8 + 8], &b[c * 8..c * 8 + 8]);
+        for k in 0..8 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    let mut s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for k in chunks * 8..n {
+        s += a[k] * b[k];
+    }
+    s
+}
+
+/// `‖v‖∞` (0 for an empty slice; NaN entries are ignored by `f64::max`).
+#[must_use]
+pub fn norm_inf(v: &[f64]) -> f64 {
+    v.iter().fold(0.0, |m, x| m.max(x.abs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ragged_rows_name_the_row() {
+        let e = Matrix::from_rows(&[vec![1.0, 2.0], vec![3.0]]).unwrap_err();
+        assert_eq!(
+            e,
+            ProblemError::RaggedRow {
+                row: 1,
+                len: 1,
+                expected: 2
+            }
+        );
+    }
+
+    #[test]
+    fn dot_matches_naive() {
+        let a: Vec<f64> = (0..37).map(|i| i as f64 * 0.5).collect();
+        let b: Vec<f64> = (0..37).map(|i| 1.0 - i as f64).collect();
+        let naive: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        assert!((dot(&a, &b) - naive).abs() < 1e-9);
+    }
+
+    #[test]
+    fn mul_and_transpose() {
+        let m = Matrix::from_rows(&[[1.0, 2.0], [3.0, 4.0]]).unwrap();
+        assert_eq!(m.mul_vec(&[1.0, 1.0]), vec![3.0, 7.0]);
+        assert_eq!(m.transpose()[(0, 1)], 3.0);
+        assert!(!m.is_symmetric(1e-12));
+        assert!(Matrix::identity(3).is_symmetric(0.0));
+    }
+}

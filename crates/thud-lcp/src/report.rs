@@ -1,0 +1,110 @@
+//! What every solver returns: the answer, its status, the work done and its residual.
+//!
+//! A solver's *claim* is checked before it is reported: [`Report::for_lcp`] and
+//! [`Report::for_boxed`] recompute `w` from the original data and the natural-map
+//! residual of the answer ([`crate::quality`]), and a claimed [`Status::Solved`] whose
+//! residual exceeds the tolerance (relative to the problem's scale, see
+//! [`crate::quality::threshold`]) is downgraded to [`Status::Singular`] — the pivots
+//! were too ill-conditioned to give an accurate answer. So `Solved` always means the
+//! returned `z` passes the residual test.
+
+use crate::problem::{BoxedLcp, Lcp};
+use crate::quality;
+
+/// How a solve ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// The answer satisfies the complementarity conditions to the tolerance.
+    Solved,
+    /// The method proved (or, outside its class, reported) that no solution exists:
+    /// Lemke / Dantzig–Cottle ray termination, enumeration without a feasible pattern.
+    NoSolution,
+    /// The iteration (or pivot) limit was reached first.
+    IterationLimit,
+    /// A pivoting sequence repeated a basis.
+    Cycling,
+    /// A pivot or linear solve was numerically singular, or the answer failed the
+    /// residual test after pivoting claimed success.
+    Singular,
+}
+
+impl Status {
+    /// The JSON / command-line name: `solved`, `no_solution`, `iteration_limit`,
+    /// `cycling`, `singular`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::NoSolution => "no_solution",
+            Status::IterationLimit => "iteration_limit",
+            Status::Cycling => "cycling",
+            Status::Singular => "singular",
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The result of one solve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The answer `z` (for a boxed problem: `λ`).
+    pub z: Vec<f64>,
+    /// `w = M z + q` (boxed: `A λ + b`), recomputed from the original data.
+    pub w: Vec<f64>,
+    /// How the solve ended.
+    pub status: Status,
+    /// Sweeps for iterative methods, pivots for pivoting methods, patterns tried for
+    /// enumeration, summed over outer coupling passes.
+    pub iterations: usize,
+    /// The natural-map residual of `z`: `‖min(z, w)‖∞` (boxed:
+    /// `‖λ − clamp(λ − w, lo, hi)‖∞` with the effective bounds).
+    pub residual: f64,
+}
+
+impl Report {
+    /// Builds the report for a candidate `z` of `p` (see the module docs for the
+    /// downgrade of an inaccurate `Solved`). Panics if `z.len() ≠ p.n()` (internal).
+    #[must_use]
+    pub fn for_lcp(p: &Lcp, z: Vec<f64>, iterations: usize, claimed: Status, tolerance: f64) -> Self {
+        let w = p.w(&z);
+        let residual = quality::natural_residual(&z, &w);
+        let thr = quality::threshold(tolerance, p.q(), &w);
+        Self::checked(z, w, iterations, claimed, residual, thr)
+    }
+
+    /// Builds the report for a candidate `λ` of the boxed problem `p`.
+    #[must_use]
+    pub fn for_boxed(p: &BoxedLcp, z: Vec<f64>, iterations: usize, claimed: Status, tolerance: f64) -> Self {
+        let w = p.w(&z);
+        let (lo, hi) = p.effective_bounds(&z);
+        let residual = quality::boxed_residual(&z, &w, &lo, &hi);
+        let thr = quality::threshold(tolerance, p.b(), &w);
+        Self::checked(z, w, iterations, claimed, residual, thr)
+    }
+
+    fn checked(z: Vec<f64>, w: Vec<f64>, iterations: usize, claimed: Status, residual: f64, thr: f64) -> Self {
+        let ok = residual <= thr;
+        let status = match claimed {
+            Status::Solved if !ok => Status::Singular,
+            s => s,
+        };
+        Self {
+            z,
+            w,
+            status,
+            iterations,
+            residual,
+        }
+    }
+
+    /// Whether the status is [`Status::Solved`].
+    #[must_use]
+    pub fn is_solved(&self) -> bool {
+        self.status == Status::Solved
+    }
+}
