@@ -1,1 +1,63 @@
-//! thud-collide (being built).
+//! # thud-collide: geometry for the thud physics engine
+//!
+//! This crate knows shapes and poses, nothing of bodies or solvers. One step of
+//! collision detection is three stages:
+//!
+//! ```text
+//! poses ─► Shape::aabb (+margin) ─► BroadPhase::find_pairs ─► NarrowPhase::update ─► manifolds
+//!                                    (static/moving sets,       (contact_manifolds per pair,
+//!                                     filters, sorted pairs)     cache: feature ids, user data)
+//! ```
+//!
+//! ## Contents
+//!
+//! | module | concept |
+//! |---|---|
+//! | [`pose`] | [`Pose`]: rotation + translation |
+//! | [`shape`] | [`Shape`] and its validated kinds; [`ShapeError`] in [`error`] |
+//! | [`mass`] | [`MassProperties`]: closed forms, polyhedra, compounds |
+//! | [`aabb`] | [`Aabb`] |
+//! | [`filter`] | [`CollisionFilter`] group/mask bits |
+//! | [`broadphase`] | [`BroadPhase`]: overlapping pairs, deterministic order |
+//! | [`manifold`] | [`Manifold`], [`ContactPoint`], [`FeatureId`]: the contract with the solver |
+//! | [`narrow`] | [`contact_manifolds`]: one routine per pair of shape kinds |
+//! | [`cache`] | [`NarrowPhase`]: persistent manifolds, parallel and deterministic |
+//!
+//! ## Example
+//!
+//! ```
+//! use glam::Vec3;
+//! use thud_collide::{Pose, Shape, contact_manifolds};
+//!
+//! let ground = Shape::halfspace(Vec3::Y).unwrap();
+//! let cube = Shape::cuboid(Vec3::splat(0.5)).unwrap();
+//! let mut out = Vec::new();
+//! contact_manifolds(&ground, &Pose::IDENTITY, &cube, &Pose::from_translation(Vec3::Y * 0.5), 0.02, &mut out);
+//! let (_, _, m) = &out[0];
+//! assert_eq!(m.points.len(), 4);
+//! assert!(m.points.iter().all(|p| p.separation.abs() < 1e-6));
+//! ```
+
+pub mod aabb;
+pub mod broadphase;
+pub mod cache;
+pub mod error;
+pub mod filter;
+pub mod manifold;
+pub mod mass;
+pub mod narrow;
+pub mod pose;
+pub mod shape;
+
+pub use aabb::Aabb;
+pub use broadphase::BroadPhase;
+pub use cache::{NarrowPhase, PairManifold};
+pub use error::ShapeError;
+pub use filter::CollisionFilter;
+pub use manifold::{ContactPoint, FeatureId, Manifold};
+pub use mass::MassProperties;
+pub use narrow::{contact, contact_manifolds};
+pub use pose::Pose;
+pub use shape::{
+    Capsule, Compound, ConvexHull, Cuboid, Cylinder, Halfspace, HullFace, Shape, Sphere, TriMesh,
+};

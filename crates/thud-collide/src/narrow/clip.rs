@@ -1,0 +1,218 @@
+//! Polygon clipping and manifold reduction, shared by the polyhedral pairs.
+//!
+//! **Clipping.** A face contact has a *reference* face (its plane's normal is
+//! the contact normal) and an *incident* face on the other shape (the face
+//! most anti-parallel to it). The incident polygon is clipped against the
+//! reference face's side planes, `nₖ·x ≤ dₖ`, one plane at a time
+//! (Sutherland–Hodgman); the survivors lie over the reference face, and each
+//! one's separation is its height above the reference plane.
+//!
+//! **Feature ids.** Every polygon vertex is the intersection of two *lines*:
+//! an original incident vertex lies on its two incident edges; a vertex made
+//! by clipping lies on the segment's supporting line and on the clip plane.
+//! Incident edges are lines `0..128`, reference side planes `128..256`. A
+//! segment between two consecutive vertices lies on the line they share, so a
+//! new vertex's pair is `(shared line, clip plane)`. The unordered pair of
+//! lines names the point independently of how far the polygons have moved,
+//! which is exactly the stability the solver's warm start needs.
+//!
+//! **Reduction.** Up to 8 (box) or more (hull) points survive; we keep 4:
+//! the deepest point `p₀`, the point `p₁` farthest from it, then the points
+//! `p₂`, `p₃` with the largest positive and negative signed triangle area
+//! `((p₁ − p₀) × (pᵢ − p₀))·n` — together the quadrilateral of (nearly)
+//! largest area containing the deepest point. The survivors keep their
+//! original order, so a given polygon always reduces the same way.
+
+use glam::Vec3;
+use smallvec::SmallVec;
+
+/// Line id offset of reference side planes.
+pub(crate) const PLANE_LINE: u8 = 128;
+
+/// A polygon vertex with the two lines it lies on.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClipVertex {
+    pub p: Vec3,
+    pub lines: [u8; 2],
+}
+
+pub(crate) type Poly = SmallVec<[ClipVertex; 16]>;
+
+/// A candidate contact: surface points on A and B (any common frame), separation, id.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidate {
+    pub pa: Vec3,
+    pub pb: Vec3,
+    pub sep: f32,
+    pub id: u32,
+}
+
+pub(crate) type Candidates = SmallVec<[Candidate; 16]>;
+
+#[inline]
+fn shared(a: [u8; 2], b: [u8; 2]) -> u8 {
+    if a[0] == b[0] || a[0] == b[1] {
+        a[0]
+    } else {
+        a[1]
+    }
+}
+
+/// The feature code (16 bits) of a clip vertex: its two line ids, sorted.
+#[inline]
+pub(crate) fn lines_code(lines: [u8; 2]) -> u32 {
+    let (lo, hi) = if lines[0] <= lines[1] {
+        (lines[0], lines[1])
+    } else {
+        (lines[1], lines[0])
+    };
+    u32::from(lo) | (u32::from(hi) << 8)
+}
+
+/// Clips the closed polygon `input` to the half-space `n·x ≤ d` (plane line id `line`).
+pub(crate) fn clip_polygon(input: &Poly, n: Vec3, d: f32, line: u8, out: &mut Poly) {
+    out.clear();
+    let k = input.len();
+    if k == 0 {
+        return;
+    }
+    if k <= 2 {
+        clip_segment(input, n, d, line, out);
+        return;
+    }
+    let mut prev = input[k - 1];
+    let mut dp = n.dot(prev.p) - d;
+    for &cur in input.iter() {
+        let dc = n.dot(cur.p) - d;
+        if (dp <= 0.0) != (dc <= 0.0) {
+            let t = dp / (dp - dc);
+            out.push(ClipVertex {
+                p: prev.p + (cur.p - prev.p) * t,
+                lines: [shared(prev.lines, cur.lines), line],
+            });
+        }
+        if dc <= 0.0 {
+            out.push(cur);
+        }
+        prev = cur;
+        dp = dc;
+    }
+}
+
+/// Clips a segment (or a single point) to `n·x ≤ d`.
+fn clip_segment(input: &Poly, n: Vec3, d: f32, line: u8, out: &mut Poly) {
+    if input.len() == 1 {
+        if n.dot(input[0].p) <= d {
+            out.push(input[0]);
+        }
+        return;
+    }
+    let (a, b) = (input[0], input[1]);
+    let (da, db) = (n.dot(a.p) - d, n.dot(b.p) - d);
+    let cut = |from: ClipVertex, to: ClipVertex, df: f32, dt: f32| {
+        let t = df / (df - dt);
+        ClipVertex {
+            p: from.p + (to.p - from.p) * t,
+            lines: [shared(from.lines, to.lines), line],
+        }
+    };
+    match (da <= 0.0, db <= 0.0) {
+        (true, true) => out.extend([a, b]),
+        (true, false) => out.extend([a, cut(a, b, da, db)]),
+        (false, true) => out.extend([cut(a, b, da, db), b]),
+        (false, false) => {}
+    }
+}
+
+/// Keeps at most 4 candidates spanning the largest area (see the module notes).
+pub(crate) fn reduce(c: &mut Candidates, normal: Vec3) {
+    if c.len() <= 4 {
+        return;
+    }
+    let pos = |k: usize| (c[k].pa + c[k].pb) * 0.5;
+    let mut i0 = 0;
+    for k in 1..c.len() {
+        if c[k].sep < c[i0].sep - 1e-6 {
+            i0 = k;
+        }
+    }
+    let p0 = pos(i0);
+    let mut i1 = i0;
+    let mut best = -1.0;
+    for k in 0..c.len() {
+        let d = (pos(k) - p0).length_squared();
+        if d > best + 1e-9 {
+            best = d;
+            i1 = k;
+        }
+    }
+    let e = pos(i1) - p0;
+    let (mut i2, mut i3) = (usize::MAX, usize::MAX);
+    let (mut amax, mut amin) = (1e-9f32, -1e-9f32);
+    for k in 0..c.len() {
+        let a = e.cross(pos(k) - p0).dot(normal);
+        if a > amax {
+            amax = a;
+            i2 = k;
+        }
+        if a < amin {
+            amin = a;
+            i3 = k;
+        }
+    }
+    let mut keep: SmallVec<[usize; 4]> = SmallVec::new();
+    for k in [i0, i1, i2, i3] {
+        if k != usize::MAX && !keep.contains(&k) {
+            keep.push(k);
+        }
+    }
+    keep.sort_unstable();
+    let kept: Candidates = keep.iter().map(|&k| c[k]).collect();
+    *c = kept;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_clipped_by_rotated_square_gives_octagon() {
+        let s = 0.5f32;
+        let r = std::f32::consts::FRAC_1_SQRT_2;
+        let mut poly: Poly = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, z))| ClipVertex {
+                p: Vec3::new((x - z) * r * s, 0.0, (x + z) * r * s),
+                lines: [((i + 3) % 4) as u8, i as u8],
+            })
+            .collect();
+        let planes = [
+            (Vec3::X, s),
+            (Vec3::NEG_X, s),
+            (Vec3::Z, s),
+            (Vec3::NEG_Z, s),
+        ];
+        let mut out = Poly::new();
+        for (k, (n, d)) in planes.iter().enumerate() {
+            clip_polygon(&poly, *n, *d, PLANE_LINE + k as u8, &mut out);
+            std::mem::swap(&mut poly, &mut out);
+        }
+        assert_eq!(poly.len(), 8);
+        let mut codes: Vec<u32> = poly.iter().map(|v| lines_code(v.lines)).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), 8);
+        let mut c: Candidates = poly
+            .iter()
+            .map(|v| Candidate {
+                pa: v.p,
+                pb: v.p,
+                sep: 0.0,
+                id: lines_code(v.lines),
+            })
+            .collect();
+        reduce(&mut c, Vec3::Y);
+        assert_eq!(c.len(), 4);
+    }
+}
