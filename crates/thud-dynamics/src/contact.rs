@@ -1,0 +1,179 @@
+//! The contact store: the solver's view of thud-collide's manifolds.
+//!
+//! Each step the `NarrowPhase` hands over its manifolds in ascending collider-pair order,
+//! each point already matched to last step's point with the same feature id (then by
+//! proximity), its `user: [f32; 4]` copied across. We keep the solver's accumulated
+//! impulses there: `user = [λₙ, λ_t1, λ_t2, 0]` in N·s, in the tangent basis of
+//! [`jacobian::tangents`](crate::jacobian). So warm starting is a plain read at build time
+//! and a plain write after the solve; there is no hash lookup per contact.
+//!
+//! The store itself is a set of flat arrays, one entry per solved contact point, reused
+//! every step:
+//!
+//! | array | bytes per point | what |
+//! |---|---|---|
+//! | `points` | 236 | [`ContactRows`]: bodies, inverse masses, μ, three rows |
+//! | `source` | 8 | (manifold index, point index) in the narrowphase, for write-back |
+//! | `split_b`, `split_lambda` | 8 | split-impulse position rows |
+//! | `restitution` | 8 per bouncing point | (point, `b̃` of the restitution pass) |
+//!
+//! Materials combine by [`Settings::friction_combine`](crate::Settings) (default
+//! `√(μa·μb)`) and [`Settings::restitution_combine`](crate::Settings) (default max).
+
+use glam::Vec3;
+use smallvec::SmallVec;
+use thud_collide::PairManifold;
+
+use crate::body::BodyHandle;
+use crate::jacobian::{BuildParams, ContactRows, PointInput, build_point};
+use crate::material::{CombineRule, Material};
+use crate::solver_body::SolverBodies;
+
+/// The flat per-point arrays of the solver (see the module table).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ContactStore {
+    pub points: Vec<ContactRows>,
+    pub source: Vec<(u32, u32)>,
+    pub split_b: Vec<f32>,
+    pub split_lambda: Vec<f32>,
+    pub restitution: Vec<(u32, f32)>,
+    /// Island root (body slot) of each point, for the exact mode.
+    pub island: Vec<u32>,
+    pub manifolds: usize,
+}
+
+/// What the store needs to know about the world to build rows.
+pub(crate) struct BuildContext<'a> {
+    /// Owning body slot of each collider key.
+    pub collider_body: &'a [u32],
+    /// Material of each collider key.
+    pub material: &'a [Material],
+    /// Solver index of each body slot (0 = not in the solver).
+    pub solver_of: &'a [u32],
+    /// Island root of each body slot.
+    pub island_root: &'a [u32],
+    pub friction_combine: CombineRule,
+    pub restitution_combine: CombineRule,
+}
+
+impl ContactStore {
+    /// Rebuild every row from the manifolds.
+    pub fn build(
+        &mut self,
+        manifolds: &[PairManifold],
+        ctx: &BuildContext<'_>,
+        bodies: &SolverBodies,
+        params: &BuildParams,
+    ) {
+        self.points.clear();
+        self.source.clear();
+        self.split_b.clear();
+        self.split_lambda.clear();
+        self.restitution.clear();
+        self.island.clear();
+        self.manifolds = 0;
+        for (mi, pm) in manifolds.iter().enumerate() {
+            let (ka, kb) = (pm.a as usize, pm.b as usize);
+            let (ba, bb) = (ctx.collider_body[ka], ctx.collider_body[kb]);
+            if ba == u32::MAX || bb == u32::MAX || ba == bb {
+                continue;
+            }
+            let (sa, sb) = (ctx.solver_of[ba as usize], ctx.solver_of[bb as usize]);
+            if bodies.inv_mass[sa as usize] == 0.0 && bodies.inv_mass[sb as usize] == 0.0 {
+                continue;
+            }
+            let (ma, mb) = (ctx.material[ka], ctx.material[kb]);
+            let friction = ctx.friction_combine.combine(ma.friction, mb.friction);
+            let restitution = ctx
+                .restitution_combine
+                .combine(ma.restitution, mb.restitution);
+            let island = if bodies.inv_mass[sa as usize] > 0.0 {
+                ctx.island_root[ba as usize]
+            } else {
+                ctx.island_root[bb as usize]
+            };
+            self.manifolds += 1;
+            for (pi, cp) in pm.manifold.points.iter().enumerate() {
+                let input = PointInput {
+                    a: sa,
+                    b: sb,
+                    normal: pm.manifold.normal,
+                    point: cp.point,
+                    separation: cp.separation,
+                    friction,
+                    restitution,
+                    warm: [cp.user[0], cp.user[1], cp.user[2]],
+                };
+                let (rows, extra) = build_point(bodies, &input, params);
+                let index = self.points.len() as u32;
+                self.points.push(rows);
+                self.source.push((mi as u32, pi as u32));
+                self.split_b.push(extra.split_b);
+                self.split_lambda.push(0.0);
+                self.island.push(island);
+                if let Some(b) = extra.restitution_b {
+                    self.restitution.push((index, b));
+                }
+            }
+        }
+    }
+
+    /// Write the accumulated impulses back into the narrowphase's per-point `user`.
+    pub fn write_back(&self, manifolds: &mut [PairManifold]) {
+        for (c, &(mi, pi)) in self.points.iter().zip(&self.source) {
+            let p = &mut manifolds[mi as usize].manifold.points[pi as usize];
+            p.user = [c.rows[0].lambda, c.rows[1].lambda, c.rows[2].lambda, 0.0];
+        }
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        3 * self.points.len()
+    }
+}
+
+/// One contact point as seen after a step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactPointView {
+    /// World position (midpoint of the two surfaces), m.
+    pub position: Vec3,
+    /// Signed distance along the normal at the start of the step (negative = overlap), m.
+    pub separation: f32,
+    /// Normal impulse of the last step, N·s (force · dt).
+    pub normal_impulse: f32,
+    /// Impulses along the two tangents, N·s.
+    pub tangent_impulses: [f32; 2],
+    /// The two tangent directions (world, unit).
+    pub tangents: [Vec3; 2],
+}
+
+impl ContactPointView {
+    /// The total impulse on body b at this point (world, N·s).
+    #[must_use]
+    pub fn impulse(&self, normal: Vec3) -> Vec3 {
+        normal * self.normal_impulse
+            + self.tangents[0] * self.tangent_impulses[0]
+            + self.tangents[1] * self.tangent_impulses[1]
+    }
+}
+
+/// One contact manifold between two bodies, as seen after a step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContactView {
+    /// First body.
+    pub a: BodyHandle,
+    /// Second body.
+    pub b: BodyHandle,
+    /// World unit normal from a to b.
+    pub normal: Vec3,
+    /// The points (at most 4).
+    pub points: SmallVec<[ContactPointView; 4]>,
+}
+
+impl ContactView {
+    /// Sum of the normal impulses of the points (N·s).
+    #[must_use]
+    pub fn total_normal_impulse(&self) -> f32 {
+        self.points.iter().map(|p| p.normal_impulse).sum()
+    }
+}

@@ -1,0 +1,279 @@
+//! The Jacobian builder: three rows per contact point, exactly the structure of the
+//! reference note (`shared/reference/contact-lcp.md` §3–4).
+//!
+//! A contact point joins bodies `a` and `b` (solver indices; `0` is the immovable dummy)
+//! at world point `p`, with unit normal `n` from A to B and tangents `t₁, t₂`. With lever
+//! arms `r_a = p − c_a`, `r_b = p − c_b`, each row `d ∈ {n, t₁, t₂}` has the per-body
+//! blocks
+//!
+//! ```text
+//!   J_lin,a = −dᵀ        J_ang,a = −(r_a × d)ᵀ
+//!   J_lin,b = +dᵀ        J_ang,b = +(r_b × d)ᵀ
+//!   T = M⁻¹Jᵀ:   T_lin,k = J_lin,kᵀ / m_k,   T_ang,k = I_k⁻¹ J_ang,kᵀ
+//!   D = Σ_k J_lin,k·T_lin,k + J_ang,k·T_ang,k   = 1/m_a + 1/m_b + J_ang,a I_a⁻¹ J_ang,aᵀ + …
+//!   b = J·Vnc + (stabilization)                 b̃ = b / D,   J̃ = J / D
+//! ```
+//!
+//! Storage (72 bytes per row, 236 per point): the linear blocks of a row are `∓d`, so a
+//! row keeps `J̃_lin = d/D` once (body a uses its negative) and `T_lin,k = J_lin,k·(1/m_k)`
+//! is recovered as `±J̃_lin · (D/m_k)` from the point's two inverse masses; the angular
+//! blocks `J̃_ang,a`, `J̃_ang,b`, `T_ang,a`, `T_ang,b` are stored in full. A static partner
+//! is the dummy body with `1/m = 0`, `I⁻¹ = 0`: its `T` blocks vanish and it costs no
+//! branch.
+//!
+//! **Stabilization, in `b` of the normal row** (`s` = separation, negative = overlap):
+//! - speculative, `s > 0`: `b = J·Vnc + s/dt` — the bodies may close the gap this step,
+//!   no more, so a fast body stops at the surface instead of bouncing off the margin;
+//! - Baumgarte, `s < −slop`: `b = J·Vnc − min(erp·(−s − slop)/dt, v_max)`;
+//! - split impulse: the velocity row has no penetration term; a separate position row
+//!   with `b_pos = −min(erp·(−s − slop)/dt, v_max)` drives pseudo-velocities.
+//!
+//! **Restitution** `e` applies when the approach speed `−vn₀` (from `u(t)`) exceeds the
+//! threshold: after the sweeps, a restitution pass re-solves those normal rows with
+//! `b = J·Vnc + e·vn₀` (Box2D v3's scheme: only contacts that actually pushed bounce).
+//!
+//! **Tangent basis.** `t₁ = normalize(n × e)`, `e` the x axis when `|n_x| < 0.57` and the
+//! y axis otherwise; `t₂ = n × t₁`. It depends on `n` alone and is continuous around the
+//! axis-aligned normals boxes produce, so warm-started friction impulses keep meaning.
+
+use glam::Vec3;
+
+use crate::solver_body::SolverBodies;
+
+/// One constraint row: `J̃` blocks, `T` angular blocks, `b̃`, `λ` and `D`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct Row {
+    /// `J̃_lin` of body b (`d / D`); body a's block is its negative.
+    pub j_lin: Vec3,
+    /// `J̃_ang,a = −(r_a × d) / D`.
+    pub j_ang_a: Vec3,
+    /// `J̃_ang,b = (r_b × d) / D`.
+    pub j_ang_b: Vec3,
+    /// `T_ang,a = I_a⁻¹ J_ang,aᵀ`.
+    pub t_ang_a: Vec3,
+    /// `T_ang,b = I_b⁻¹ J_ang,bᵀ`.
+    pub t_ang_b: Vec3,
+    /// `b̃ = b / D` (1, dimensionless per unit impulse... in N·s).
+    pub b: f32,
+    /// Accumulated impulse λ (N·s).
+    pub lambda: f32,
+    /// Diagonal `D = (J M⁻¹ Jᵀ)_ii` (1/kg).
+    pub d: f32,
+}
+
+/// The three rows of one contact point and the two bodies they touch.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct ContactRows {
+    /// Solver index of body a (0 = immovable dummy).
+    pub a: u32,
+    /// Solver index of body b.
+    pub b: u32,
+    /// `1/m_a`, `1/m_b`.
+    pub inv_mass_a: f32,
+    /// See `inv_mass_a`.
+    pub inv_mass_b: f32,
+    /// Combined friction coefficient μ.
+    pub friction: f32,
+    /// Normal, first tangent, second tangent.
+    pub rows: [Row; 3],
+}
+
+/// Everything the builder needs about one contact point.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PointInput {
+    pub a: u32,
+    pub b: u32,
+    pub normal: Vec3,
+    pub point: Vec3,
+    pub separation: f32,
+    pub friction: f32,
+    pub restitution: f32,
+    /// Last step's (λn, λt1, λt2).
+    pub warm: [f32; 3],
+}
+
+/// Step-wide parameters of the builder.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BuildParams {
+    pub inv_dt: f32,
+    pub erp: f32,
+    pub slop: f32,
+    pub max_correction: f32,
+    pub split: bool,
+    pub warm_start: f32,
+    pub restitution_threshold: f32,
+}
+
+/// What the builder produces besides the rows.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct PointExtra {
+    /// `b̃` of the split-impulse position row (0 when no correction is needed).
+    pub split_b: f32,
+    /// `b̃` of the restitution pass, when restitution applies.
+    pub restitution_b: Option<f32>,
+}
+
+/// A tangent basis that depends on `n` alone (see the module docs).
+#[must_use]
+#[inline]
+pub(crate) fn tangents(n: Vec3) -> (Vec3, Vec3) {
+    let e = if n.x.abs() < 0.57 { Vec3::X } else { Vec3::Y };
+    let t1 = n.cross(e).normalize();
+    (t1, n.cross(t1))
+}
+
+/// Build one row for direction `d`.
+#[inline]
+fn row(bodies: &SolverBodies, a: usize, b: usize, d: Vec3, r_a: Vec3, r_b: Vec3) -> (Row, f32) {
+    let ja = -r_a.cross(d);
+    let jb = r_b.cross(d);
+    let ta = bodies.inv_inertia[a] * ja;
+    let tb = bodies.inv_inertia[b] * jb;
+    let diag = bodies.inv_mass[a] + bodies.inv_mass[b] + ja.dot(ta) + jb.dot(tb);
+    let inv_d = 1.0 / diag;
+    // J·Vnc for this row.
+    let (va, vb) = (bodies.vnc[a], bodies.vnc[b]);
+    let jv = d.dot(vb.lin - va.lin) + ja.dot(va.ang) + jb.dot(vb.ang);
+    (
+        Row {
+            j_lin: d * inv_d,
+            j_ang_a: ja * inv_d,
+            j_ang_b: jb * inv_d,
+            t_ang_a: ta,
+            t_ang_b: tb,
+            b: jv * inv_d,
+            lambda: 0.0,
+            d: diag,
+        },
+        jv,
+    )
+}
+
+/// Build the three rows of a contact point (the caller guarantees one body is movable).
+#[must_use]
+pub(crate) fn build_point(
+    bodies: &SolverBodies,
+    p: &PointInput,
+    s: &BuildParams,
+) -> (ContactRows, PointExtra) {
+    let (a, b) = (p.a as usize, p.b as usize);
+    let n = p.normal;
+    let (t1, t2) = tangents(n);
+    let r_a = p.point - bodies.com[a];
+    let r_b = p.point - bodies.com[b];
+    let (mut rn, _) = row(bodies, a, b, n, r_a, r_b);
+    let (mut r1, _) = row(bodies, a, b, t1, r_a, r_b);
+    let (mut r2, _) = row(bodies, a, b, t2, r_a, r_b);
+    let inv_dn = 1.0 / rn.d;
+    let mut extra = PointExtra::default();
+
+    // Normal-row stabilization.
+    let sep = p.separation;
+    let correction = (s.erp * (-sep - s.slop) * s.inv_dt).clamp(0.0, s.max_correction);
+    if sep > 0.0 {
+        rn.b += sep * s.inv_dt * inv_dn;
+    } else if s.split {
+        extra.split_b = -correction * inv_dn;
+    } else {
+        rn.b -= correction * inv_dn;
+    }
+
+    // Restitution from the approach speed at the start of the step.
+    if p.restitution > 0.0 {
+        let (ua, ub) = (bodies.v0[a], bodies.v0[b]);
+        let vn0 = n.dot(ub.lin + ub.ang.cross(r_b) - ua.lin - ua.ang.cross(r_a));
+        if vn0 < -s.restitution_threshold {
+            let base = rn.b - sep.max(0.0) * s.inv_dt * inv_dn;
+            let base = if s.split {
+                base
+            } else {
+                base + correction * inv_dn
+            };
+            extra.restitution_b = Some(base + p.restitution * vn0 * inv_dn);
+        }
+    }
+
+    rn.lambda = s.warm_start * p.warm[0];
+    r1.lambda = s.warm_start * p.warm[1];
+    r2.lambda = s.warm_start * p.warm[2];
+    (
+        ContactRows {
+            a: p.a,
+            b: p.b,
+            inv_mass_a: bodies.inv_mass[a],
+            inv_mass_b: bodies.inv_mass[b],
+            friction: p.friction,
+            rows: [rn, r1, r2],
+        },
+        extra,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver_body::Velocity;
+    use glam::Mat3;
+
+    #[test]
+    fn tangent_basis_is_orthonormal_and_stable() {
+        for n in [
+            Vec3::X,
+            Vec3::Y,
+            Vec3::Z,
+            -Vec3::X,
+            -Vec3::Y,
+            Vec3::new(0.3, 0.9, 0.1).normalize(),
+        ] {
+            let (t1, t2) = tangents(n);
+            assert!(t1.dot(n).abs() < 1e-6 && t2.dot(n).abs() < 1e-6 && t1.dot(t2).abs() < 1e-6);
+            assert!((t1.length() - 1.0).abs() < 1e-6 && (t2.length() - 1.0).abs() < 1e-6);
+            let (u1, _) = tangents((n + Vec3::splat(1e-5)).normalize());
+            assert!((u1 - t1).length() < 1e-3, "basis jumps near {n}");
+        }
+    }
+
+    #[test]
+    fn diagonal_matches_j_minv_jt() {
+        let mut bodies = SolverBodies::default();
+        bodies.reset();
+        let inv_i = Mat3::from_diagonal(Vec3::new(6.0, 3.0, 2.0));
+        bodies.push(0, Velocity::ZERO, Velocity::ZERO, 0.5, inv_i, Vec3::ZERO);
+        bodies.push(
+            1,
+            Velocity::ZERO,
+            Velocity::ZERO,
+            0.25,
+            inv_i * 0.5,
+            Vec3::new(0.0, 1.0, 0.0),
+        );
+        let p = PointInput {
+            a: 1,
+            b: 2,
+            normal: Vec3::Y,
+            point: Vec3::new(0.3, 0.5, -0.2),
+            separation: 0.0,
+            friction: 0.5,
+            restitution: 0.0,
+            warm: [0.0; 3],
+        };
+        let s = BuildParams {
+            inv_dt: 60.0,
+            erp: 0.2,
+            slop: 0.0,
+            max_correction: 1.0,
+            split: false,
+            warm_start: 1.0,
+            restitution_threshold: 1.0,
+        };
+        let (c, _) = build_point(&bodies, &p, &s);
+        for r in &c.rows {
+            // D·J̃ = J; A_ii = J_a T_a + J_b T_b with the full blocks.
+            let d = r.d;
+            let (jl, ja, jb) = (r.j_lin * d, r.j_ang_a * d, r.j_ang_b * d);
+            let a_ii =
+                jl.dot(jl) * (c.inv_mass_a + c.inv_mass_b) + ja.dot(r.t_ang_a) + jb.dot(r.t_ang_b);
+            assert!((a_ii - d).abs() < 1e-5 * d);
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! World settings: the time step, gravity and every solver knob, with the defaults that
+//! the standard scenes (`shared/scenes.md`) run at.
+//!
+//! The defaults are not guesses: each solver default was picked by measuring `tower_20`,
+//! `pyramid_20` and `pyramid_40` (drift, sag, energy, step time); `docs/dynamics.md`
+//! records the measurements and how to choose other values.
+
+use glam::Vec3;
+
+use crate::error::{DynamicsError, finite1, finite3, non_negative};
+use crate::material::CombineRule;
+
+/// How the velocity solver removes penetration that is already there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum PenetrationMode {
+    /// Baumgarte / ERP: the normal rows' bias `b` asks for a separating velocity
+    /// `erp · (depth − slop) / dt`. Cheap; the bias velocity stays in the bodies as
+    /// kinetic energy (a small "pop").
+    Baumgarte,
+    /// Split impulse (pseudo-velocities): penetration is removed by a second, normal-rows
+    /// only PGS on separate velocities that move the poses and are then thrown away, so
+    /// position correction adds no kinetic energy. The default.
+    #[default]
+    SplitImpulse,
+}
+
+/// Which solver computes the contact impulses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum SolverMode {
+    /// Projected Gauss-Seidel / SOR sweeps (the real-time workhorse). The default.
+    #[default]
+    Pgs,
+    /// Per island: assemble the boxed LCP `(A, b, lo, hi)` explicitly and solve it with
+    /// thud-lcp's boxed principal pivoting (friction bounds fixed from the previous λₙ
+    /// and refined by `exact_outer_passes`). Islands with more than `exact_max_rows`
+    /// rows fall back to PGS. For small scenes and for checking PGS.
+    Exact,
+}
+
+/// Every setting of a [`World`](crate::World).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Time step of [`World::step`](crate::World::step) in seconds.
+    pub dt: f32,
+    /// Gravity acceleration in m/s².
+    pub gravity: Vec3,
+    /// PGS sweeps over all rows per (sub)step.
+    pub iterations: u32,
+    /// The whole step is run `substeps` times at `dt / substeps` (≥ 1).
+    pub substeps: u32,
+    /// SOR relaxation factor ω of the row update (1 = Gauss-Seidel; `0 < ω < 2`).
+    pub omega: f32,
+    /// Scale of last step's impulses used as the warm start (0 = cold, 1 = full).
+    pub warm_start: f32,
+    /// Whether islands at rest fall asleep.
+    pub sleeping: bool,
+    /// PGS or exact (thud-lcp) solve.
+    pub solver_mode: SolverMode,
+    /// How existing penetration is removed.
+    pub penetration: PenetrationMode,
+    /// Fraction of the penetration beyond `slop` removed per step (ERP, `0..=1`).
+    pub erp: f32,
+    /// Penetration depth in metres that is tolerated and never corrected (keeps contacts
+    /// alive and stacks quiet).
+    pub slop: f32,
+    /// Upper bound on the correction speed in m/s.
+    pub max_correction_velocity: f32,
+    /// PGS sweeps of the split-impulse position pass.
+    pub split_iterations: u32,
+    /// Speculative margin in metres: contact points up to this far apart are solved
+    /// (they let bodies close the gap in one step but not more), and AABBs are fattened
+    /// by it.
+    pub contact_margin: f32,
+    /// Approach speed in m/s below which restitution is ignored (resting contacts).
+    pub restitution_threshold: f32,
+    /// Implicit gyroscopic term (one Newton step of Euler's equation), on by default.
+    pub gyroscopic: bool,
+    /// Largest linear speed in m/s a body may have after a step.
+    pub max_linear_velocity: f32,
+    /// Largest angular speed in rad/s a body may have after a step.
+    pub max_angular_velocity: f32,
+    /// A body is "at rest" below this linear speed (m/s).
+    pub sleep_linear_threshold: f32,
+    /// A body is "at rest" below this angular speed (rad/s).
+    pub sleep_angular_threshold: f32,
+    /// An island sleeps when all its bodies have been at rest this long (s).
+    pub time_to_sleep: f32,
+    /// How two colliders' frictions combine (default: geometric mean √(μa·μb)).
+    pub friction_combine: CombineRule,
+    /// How two colliders' restitutions combine (default: max).
+    pub restitution_combine: CombineRule,
+    /// Exact mode: islands with more rows than this are solved by PGS.
+    pub exact_max_rows: usize,
+    /// Exact mode: outer passes refreshing the friction bounds ±μλₙ.
+    pub exact_outer_passes: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            dt: 1.0 / 60.0,
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            iterations: 8,
+            substeps: 1,
+            omega: 1.0,
+            warm_start: 1.0,
+            sleeping: true,
+            solver_mode: SolverMode::Pgs,
+            penetration: PenetrationMode::SplitImpulse,
+            erp: 0.2,
+            slop: 0.0002,
+            max_correction_velocity: 2.0,
+            split_iterations: 4,
+            contact_margin: 0.02,
+            restitution_threshold: 1.0,
+            gyroscopic: true,
+            max_linear_velocity: 400.0,
+            max_angular_velocity: 200.0,
+            sleep_linear_threshold: 0.05,
+            sleep_angular_threshold: 0.05,
+            time_to_sleep: 0.5,
+            friction_combine: CombineRule::GeometricMean,
+            restitution_combine: CombineRule::Max,
+            exact_max_rows: 96,
+            exact_outer_passes: 3,
+        }
+    }
+}
+
+impl Settings {
+    /// The defaults with sleeping off (timing runs: every step simulates every body).
+    #[must_use]
+    pub fn without_sleeping() -> Self {
+        Self {
+            sleeping: false,
+            ..Self::default()
+        }
+    }
+
+    /// Check every field; the world refuses to step with invalid settings.
+    pub fn validate(&self) -> Result<(), DynamicsError> {
+        if !(self.dt.is_finite() && self.dt > 0.0) {
+            return Err(DynamicsError::InvalidTimeStep { dt: self.dt });
+        }
+        finite3(self.gravity, "gravity")?;
+        finite1(self.omega, "omega")?;
+        if !(self.omega > 0.0 && self.omega < 2.0) {
+            return Err(DynamicsError::OutOfRange {
+                what: "omega",
+                value: self.omega,
+            });
+        }
+        if self.substeps == 0 {
+            return Err(DynamicsError::OutOfRange {
+                what: "substeps",
+                value: 0.0,
+            });
+        }
+        for (v, what) in [
+            (self.warm_start, "warm_start"),
+            (self.erp, "erp"),
+            (self.slop, "slop"),
+            (self.max_correction_velocity, "max_correction_velocity"),
+            (self.contact_margin, "contact_margin"),
+            (self.restitution_threshold, "restitution_threshold"),
+            (self.max_linear_velocity, "max_linear_velocity"),
+            (self.max_angular_velocity, "max_angular_velocity"),
+            (self.sleep_linear_threshold, "sleep_linear_threshold"),
+            (self.sleep_angular_threshold, "sleep_angular_threshold"),
+            (self.time_to_sleep, "time_to_sleep"),
+        ] {
+            non_negative(v, what)?;
+        }
+        if self.erp > 1.0 {
+            return Err(DynamicsError::OutOfRange {
+                what: "erp",
+                value: self.erp,
+            });
+        }
+        Ok(())
+    }
+}

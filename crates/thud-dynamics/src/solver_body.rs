@@ -1,0 +1,108 @@
+//! The dense awake state the solver reads: one entry per awake dynamic or kinematic
+//! body, plus entry 0, a dummy immovable body that every static (or sleeping) contact
+//! partner points at.
+//!
+//! Layout (structure of arrays, `n` = awake bodies + 1):
+//!
+//! | array | type | bytes per body | read by |
+//! |---|---|---|---|
+//! | `dv` | [`Velocity`] (Δv, Δω) | 24 | every PGS row update (the only hot array) |
+//! | `pseudo` | [`Velocity`] | 24 | split-impulse position pass |
+//! | `vnc` | [`Velocity`] (v, ω without contact) | 24 | Jacobian build, integration |
+//! | `v0` | [`Velocity`] (u(t), start of step) | 24 | restitution (approach speed) |
+//! | `inv_mass` | `f32` | 4 | Jacobian build |
+//! | `inv_inertia` | `Mat3` (world) | 36 | Jacobian build |
+//! | `com` | `Vec3` (world) | 12 | Jacobian build (lever arms) |
+//! | `body` | `u32` body slot | 4 | write-back |
+//!
+//! The dummy (index 0) has zero inverse mass and inertia, so its `T = M⁻¹Jᵀ` blocks are
+//! zero: a contact against the ground runs the same code as a contact between two boxes
+//! and adds `0` to `dv[0]` (Box2D v3's trick). Kinematic bodies get their own entry (their
+//! velocity enters `b` through `vnc`) with zero inverse mass, so they too stay unmoved by
+//! impulses. The arrays are reused from step to step (cleared, never freed).
+
+use glam::{Mat3, Vec3};
+
+/// A velocity pair `(v, ω)`: linear (m/s) and angular (rad/s, world frame).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Velocity {
+    /// Linear part.
+    pub lin: Vec3,
+    /// Angular part.
+    pub ang: Vec3,
+}
+
+impl Velocity {
+    /// Zero.
+    pub const ZERO: Self = Self {
+        lin: Vec3::ZERO,
+        ang: Vec3::ZERO,
+    };
+}
+
+/// The dense solver arrays (see the module table).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SolverBodies {
+    pub dv: Vec<Velocity>,
+    pub pseudo: Vec<Velocity>,
+    pub vnc: Vec<Velocity>,
+    pub v0: Vec<Velocity>,
+    pub inv_mass: Vec<f32>,
+    pub inv_inertia: Vec<Mat3>,
+    pub com: Vec<Vec3>,
+    pub body: Vec<u32>,
+}
+
+impl SolverBodies {
+    /// Clear to just the dummy immovable body at index 0.
+    pub fn reset(&mut self) {
+        self.dv.clear();
+        self.pseudo.clear();
+        self.vnc.clear();
+        self.v0.clear();
+        self.inv_mass.clear();
+        self.inv_inertia.clear();
+        self.com.clear();
+        self.body.clear();
+        self.push(
+            u32::MAX,
+            Velocity::ZERO,
+            Velocity::ZERO,
+            0.0,
+            Mat3::ZERO,
+            Vec3::ZERO,
+        );
+    }
+
+    /// Append a body; returns its solver index.
+    pub fn push(
+        &mut self,
+        body: u32,
+        v0: Velocity,
+        vnc: Velocity,
+        inv_mass: f32,
+        inv_inertia: Mat3,
+        com: Vec3,
+    ) -> u32 {
+        self.dv.push(Velocity::ZERO);
+        self.pseudo.push(Velocity::ZERO);
+        self.vnc.push(vnc);
+        self.v0.push(v0);
+        self.inv_mass.push(inv_mass);
+        self.inv_inertia.push(inv_inertia);
+        self.com.push(com);
+        self.body.push(body);
+        (self.dv.len() - 1) as u32
+    }
+
+    /// Number of entries including the dummy.
+    pub fn len(&self) -> usize {
+        self.dv.len()
+    }
+
+    /// Zero the accumulated velocity changes (before a warm start).
+    pub fn clear_dv(&mut self) {
+        self.dv.fill(Velocity::ZERO);
+        self.pseudo.fill(Velocity::ZERO);
+    }
+}

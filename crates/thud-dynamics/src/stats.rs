@@ -1,0 +1,121 @@
+//! Per-stage timings and counters of the last step.
+//!
+//! The [`Stage`] names are the pipeline of `World::step` and are used alike in the code,
+//! `docs/architecture.md`, the command line's summary and (later) the ECS system sets.
+//! With substepping the timings and counters add up over the substeps (`rows` and
+//! `contacts` are those of the last substep).
+
+use std::time::Duration;
+
+/// One stage of the step, in pipeline order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    /// Update fattened AABBs of moving colliders and find overlapping pairs.
+    BroadPhase,
+    /// Contact manifolds of the pairs, matched to the last step's points (warm start).
+    NarrowPhase,
+    /// Union-find islands over contacts; waking.
+    Islands,
+    /// Rows: J blocks, T = M⁻¹Jᵀ, D, b̃ = b/D, J̃ = J/D, bounds.
+    BuildJacobians,
+    /// dV = T·λ from last step's impulses.
+    WarmStart,
+    /// PGS sweeps (or the exact solve), restitution, split-impulse position pass.
+    Solve,
+    /// u(t+1) = Vnc + dV, poses, impulses back to the contact cache.
+    Integrate,
+    /// Sleep timers, islands falling asleep.
+    Sleep,
+}
+
+impl Stage {
+    /// All stages in pipeline order.
+    pub const ALL: [Stage; 8] = [
+        Stage::BroadPhase,
+        Stage::NarrowPhase,
+        Stage::Islands,
+        Stage::BuildJacobians,
+        Stage::WarmStart,
+        Stage::Solve,
+        Stage::Integrate,
+        Stage::Sleep,
+    ];
+
+    /// The stage's name as printed (`"BroadPhase"`, ...).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Stage::BroadPhase => "BroadPhase",
+            Stage::NarrowPhase => "NarrowPhase",
+            Stage::Islands => "Islands",
+            Stage::BuildJacobians => "BuildJacobians",
+            Stage::WarmStart => "WarmStart",
+            Stage::Solve => "Solve",
+            Stage::Integrate => "Integrate",
+            Stage::Sleep => "Sleep",
+        }
+    }
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Timings and counters of the last step, read with `World::stats()`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepStats {
+    /// Wall time of each stage in pipeline order.
+    pub stages: [(Stage, Duration); 8],
+    /// Live bodies of every kind.
+    pub bodies: usize,
+    /// Bodies the solver moved (awake dynamic and kinematic).
+    pub awake_bodies: usize,
+    /// Contact points in the solver.
+    pub contacts: usize,
+    /// Contact manifolds in the solver.
+    pub manifolds: usize,
+    /// Constraint rows in the solver (3 per contact point).
+    pub rows: usize,
+    /// PGS sweeps done (summed over substeps).
+    pub iterations: u32,
+    /// Islands found (awake ones).
+    pub islands: usize,
+    /// Islands solved exactly (exact mode).
+    pub exact_islands: usize,
+}
+
+impl Default for StepStats {
+    fn default() -> Self {
+        Self {
+            stages: Stage::ALL.map(|s| (s, Duration::ZERO)),
+            bodies: 0,
+            awake_bodies: 0,
+            contacts: 0,
+            manifolds: 0,
+            rows: 0,
+            iterations: 0,
+            islands: 0,
+            exact_islands: 0,
+        }
+    }
+}
+
+impl StepStats {
+    /// Time spent in one stage.
+    #[must_use]
+    pub fn stage(&self, stage: Stage) -> Duration {
+        self.stages[stage as usize].1
+    }
+
+    /// Sum of all stage times.
+    #[must_use]
+    pub fn total(&self) -> Duration {
+        self.stages.iter().map(|s| s.1).sum()
+    }
+
+    pub(crate) fn add_time(&mut self, stage: Stage, d: Duration) {
+        self.stages[stage as usize].1 += d;
+    }
+}

@@ -1,0 +1,756 @@
+//! The world and its step.
+//!
+//! [`World::step`] runs the pipeline of `docs/architecture.md`, one [`Stage`] per line,
+//! each timed into [`StepStats`]:
+//!
+//! ```text
+//!   BroadPhase      poses → fattened AABBs → overlapping collider pairs
+//!   NarrowPhase     pairs → manifolds, matched to last step's points (λ for warm start)
+//!   Islands         union-find over contacts; sleeping islands touched by awake ones wake
+//!   BuildJacobians  dense solver bodies (Vnc = u + dt·M⁻¹F); rows J̃, T, D, b̃, bounds
+//!   WarmStart       dV = T·λ_warm
+//!   Solve           PGS sweeps (or exact BLCP per island), restitution, split impulse
+//!   Integrate       u(t+1) = Vnc + dV, poses; λ back into the narrowphase cache
+//!   Sleep           sleep timers; islands at rest fall asleep
+//! ```
+//!
+//! Every entry point validates first and mutates after, so an error leaves the world
+//! unchanged.
+
+use std::time::Instant;
+
+use glam::{Mat3, Quat, Vec3};
+use thud_collide::{BroadPhase, NarrowPhase, Pose};
+
+use crate::body::{Body, BodyBuilder, BodyHandle, BodyKind, BodySet};
+use crate::collider::ColliderSet;
+use crate::contact::{BuildContext, ContactPointView, ContactStore, ContactView};
+use crate::error::{DynamicsError, finite3};
+use crate::integrate::{ForceInput, clamp_velocity, integrate_pose, velocity_without_contact};
+use crate::island::Islands;
+use crate::jacobian::{BuildParams, tangents};
+use crate::pgs;
+use crate::settings::{PenetrationMode, Settings, SolverMode};
+use crate::solver_body::{SolverBodies, Velocity};
+use crate::stats::{Stage, StepStats};
+
+/// A physics world: bodies, colliders, contacts, and the step.
+pub struct World {
+    settings: Settings,
+    bodies: BodySet,
+    colliders: ColliderSet,
+    broad: BroadPhase,
+    narrow: NarrowPhase,
+    pairs: Vec<(u32, u32)>,
+    solver: SolverBodies,
+    /// Solver index per body slot (0 = not in the solver: static, sleeping).
+    solver_of: Vec<u32>,
+    contacts: ContactStore,
+    islands: Islands,
+    stats: StepStats,
+    /// Body slots whose pose the user changed since the last step (AABB refresh).
+    dirty: Vec<u32>,
+    /// Per body slot: whether its colliders are marked moving in the broadphase.
+    moving: Vec<bool>,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        Self::new(Settings::default())
+    }
+}
+
+impl std::fmt::Debug for World {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("settings", &self.settings)
+            .field("bodies", &self.bodies.len())
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+impl World {
+    /// An empty world.
+    #[must_use]
+    pub fn new(settings: Settings) -> Self {
+        Self {
+            settings,
+            bodies: BodySet::default(),
+            colliders: ColliderSet::default(),
+            broad: BroadPhase::default(),
+            narrow: NarrowPhase::default(),
+            pairs: Vec::new(),
+            solver: SolverBodies::default(),
+            solver_of: Vec::new(),
+            contacts: ContactStore::default(),
+            islands: Islands::default(),
+            stats: StepStats::default(),
+            dirty: Vec::new(),
+            moving: Vec::new(),
+        }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The settings, to change gravity or solver knobs (validated by the next step).
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
+    }
+
+    /// Timings and counters of the last step.
+    #[must_use]
+    pub fn stats(&self) -> &StepStats {
+        &self.stats
+    }
+
+    // ------------------------------------------------------------------ bodies
+
+    /// Add a body; validates everything (shapes, mass, finiteness) first.
+    pub fn add_body(&mut self, builder: BodyBuilder) -> Result<BodyHandle, DynamicsError> {
+        let body = builder.build()?;
+        let shapes: Vec<_> = body
+            .colliders
+            .iter()
+            .map(|c| c.validate().cloned())
+            .collect::<Result<_, _>>()?;
+        let handle = self.bodies.insert(body);
+        let slot = handle.index();
+        let body = self.bodies.slot_mut(slot);
+        let moving = body.kind != BodyKind::Static;
+        let pose = body.pose;
+        let mut keys = smallvec::SmallVec::new();
+        for (c, shape) in body.colliders.iter().zip(shapes) {
+            let world = pose.mul(c.pose());
+            let aabb = shape.aabb(&world).expanded(self.settings.contact_margin);
+            let key = self
+                .colliders
+                .insert(shape, c.pose(), world, c.get_material(), slot);
+            self.broad.insert(key, aabb, moving, c.get_filter());
+            keys.push(key);
+        }
+        body.collider_keys = keys;
+        let n = self.bodies.capacity();
+        self.moving.resize(n, false);
+        self.solver_of.resize(n, 0);
+        self.moving[slot as usize] = moving;
+        Ok(handle)
+    }
+
+    /// Remove a body; bodies it touched are woken. Other handles stay valid.
+    pub fn remove_body(&mut self, h: BodyHandle) -> Result<(), DynamicsError> {
+        self.bodies.get(h)?;
+        self.wake_touching(h.index());
+        let body = self.bodies.remove(h)?;
+        for &k in &body.collider_keys {
+            self.broad.remove(k);
+            self.colliders.remove(k);
+        }
+        self.dirty.retain(|&s| s != h.index());
+        Ok(())
+    }
+
+    /// The body of a handle.
+    pub fn body(&self, h: BodyHandle) -> Result<&Body, DynamicsError> {
+        self.bodies.get(h)
+    }
+
+    /// Live bodies in insertion order.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, &Body)> {
+        self.bodies.iter()
+    }
+
+    /// Number of live bodies.
+    #[must_use]
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Total energy `Σ ½mv² + ½ωᵀIω − m·g·x` of the dynamic bodies (J), relative to the
+    /// world origin.
+    #[must_use]
+    pub fn total_energy(&self) -> f32 {
+        let g = self.settings.gravity;
+        self.bodies
+            .iter()
+            .filter(|(_, b)| b.kind == BodyKind::Dynamic)
+            .map(|(_, b)| b.kinetic_energy() - b.mass * b.gravity_scale * g.dot(b.center_of_mass()))
+            .sum()
+    }
+
+    fn wake(&mut self, slot: u32) {
+        let b = self.bodies.slot_mut(slot);
+        b.sleeping = false;
+        b.sleep_time = 0.0;
+    }
+
+    /// Wake every dynamic body that has a contact with body slot `slot`.
+    fn wake_touching(&mut self, slot: u32) {
+        let mut touched = Vec::new();
+        for pm in self.narrow.manifolds() {
+            let (ba, bb) = (
+                self.colliders.body[pm.a as usize],
+                self.colliders.body[pm.b as usize],
+            );
+            if ba == slot && bb != u32::MAX {
+                touched.push(bb);
+            } else if bb == slot && ba != u32::MAX {
+                touched.push(ba);
+            }
+        }
+        for s in touched {
+            self.wake(s);
+        }
+    }
+
+    fn body_mut_awake(&mut self, h: BodyHandle) -> Result<&mut Body, DynamicsError> {
+        self.bodies.get(h)?;
+        self.wake(h.index());
+        self.bodies.get_mut(h)
+    }
+
+    /// Move a body's origin (wakes it and what it touches).
+    pub fn set_position(&mut self, h: BodyHandle, p: Vec3) -> Result<(), DynamicsError> {
+        finite3(p, "position")?;
+        self.bodies.get(h)?;
+        self.wake_touching(h.index());
+        self.body_mut_awake(h)?.pose.position = p;
+        self.dirty.push(h.index());
+        Ok(())
+    }
+
+    /// Set a body's orientation (normalized; wakes it and what it touches).
+    pub fn set_rotation(&mut self, h: BodyHandle, q: Quat) -> Result<(), DynamicsError> {
+        if !q.is_finite() || q.length_squared() < 1e-12 {
+            return Err(DynamicsError::NonFinite { what: "rotation" });
+        }
+        self.bodies.get(h)?;
+        self.wake_touching(h.index());
+        self.body_mut_awake(h)?.pose.rotation = q.normalize();
+        self.dirty.push(h.index());
+        Ok(())
+    }
+
+    /// Set the linear velocity of the centre of mass (ignored for static bodies).
+    pub fn set_linear_velocity(&mut self, h: BodyHandle, v: Vec3) -> Result<(), DynamicsError> {
+        finite3(v, "linear velocity")?;
+        let b = self.body_mut_awake(h)?;
+        if b.kind != BodyKind::Static {
+            b.linear_velocity = v;
+        }
+        Ok(())
+    }
+
+    /// Set the angular velocity (world frame; ignored for static bodies).
+    pub fn set_angular_velocity(&mut self, h: BodyHandle, w: Vec3) -> Result<(), DynamicsError> {
+        finite3(w, "angular velocity")?;
+        let b = self.body_mut_awake(h)?;
+        if b.kind != BodyKind::Static {
+            b.angular_velocity = w;
+        }
+        Ok(())
+    }
+
+    /// Apply an impulse (N·s) at the centre of mass of a dynamic body.
+    pub fn apply_impulse(&mut self, h: BodyHandle, impulse: Vec3) -> Result<(), DynamicsError> {
+        finite3(impulse, "impulse")?;
+        let b = self.body_mut_awake(h)?;
+        b.linear_velocity += impulse * b.inv_mass;
+        Ok(())
+    }
+
+    /// Apply an impulse (N·s) at a world point of a dynamic body.
+    pub fn apply_impulse_at(
+        &mut self,
+        h: BodyHandle,
+        impulse: Vec3,
+        point: Vec3,
+    ) -> Result<(), DynamicsError> {
+        finite3(impulse, "impulse")?;
+        finite3(point, "point")?;
+        let b = self.body_mut_awake(h)?;
+        let r = point - b.center_of_mass();
+        let inv_i = b.inverse_inertia_world();
+        b.linear_velocity += impulse * b.inv_mass;
+        b.angular_velocity += inv_i * r.cross(impulse);
+        Ok(())
+    }
+
+    /// Add a force (N) at the centre of mass, for the next step only.
+    pub fn add_force(&mut self, h: BodyHandle, force: Vec3) -> Result<(), DynamicsError> {
+        finite3(force, "force")?;
+        self.body_mut_awake(h)?.force += force;
+        Ok(())
+    }
+
+    /// Add a torque (N·m), for the next step only.
+    pub fn add_torque(&mut self, h: BodyHandle, torque: Vec3) -> Result<(), DynamicsError> {
+        finite3(torque, "torque")?;
+        self.body_mut_awake(h)?.torque += torque;
+        Ok(())
+    }
+
+    /// Change a body's kind (a body becoming dynamic needs a positive mass from its
+    /// colliders).
+    pub fn set_body_kind(&mut self, h: BodyHandle, kind: BodyKind) -> Result<(), DynamicsError> {
+        let mut body = self.bodies.get(h)?.clone();
+        if kind == BodyKind::Dynamic {
+            body.compute_mass(body.explicit_mass)?;
+        } else {
+            body.mass = 0.0;
+            body.inv_mass = 0.0;
+            body.inv_inertia_local = Mat3::ZERO;
+            if kind == BodyKind::Static {
+                body.linear_velocity = Vec3::ZERO;
+                body.angular_velocity = Vec3::ZERO;
+            }
+        }
+        body.kind = kind;
+        body.sleeping = false;
+        body.sleep_time = 0.0;
+        self.wake_touching(h.index());
+        *self.bodies.get_mut(h)? = body;
+        self.dirty.push(h.index());
+        Ok(())
+    }
+
+    /// Drive a kinematic body to `target` over the next step (its velocity is set to
+    /// reach it exactly; the pose is snapped to it after the step).
+    pub fn set_kinematic_target(
+        &mut self,
+        h: BodyHandle,
+        target: Pose,
+    ) -> Result<(), DynamicsError> {
+        if !target.is_finite() {
+            return Err(DynamicsError::NonFinite {
+                what: "kinematic target",
+            });
+        }
+        let b = self.body_mut_awake(h)?;
+        if b.kind != BodyKind::Kinematic {
+            return Err(DynamicsError::OutOfRange {
+                what: "kinematic target on a non-kinematic body",
+                value: 0.0,
+            });
+        }
+        b.kinematic_target = Some(Pose::new(target.position, target.rotation.normalize()));
+        Ok(())
+    }
+
+    /// The contact manifolds of the last step, with their impulses.
+    pub fn contacts(&self) -> impl Iterator<Item = ContactView> + '_ {
+        self.narrow.manifolds().iter().filter_map(move |pm| {
+            let (ba, bb) = (
+                self.colliders.body[pm.a as usize],
+                self.colliders.body[pm.b as usize],
+            );
+            if ba == u32::MAX || bb == u32::MAX {
+                return None;
+            }
+            let n = pm.manifold.normal;
+            let (t1, t2) = tangents(n);
+            Some(ContactView {
+                a: self.bodies.handle_of(ba),
+                b: self.bodies.handle_of(bb),
+                normal: n,
+                points: pm
+                    .manifold
+                    .points
+                    .iter()
+                    .map(|p| ContactPointView {
+                        position: p.point,
+                        separation: p.separation,
+                        normal_impulse: p.user[0],
+                        tangent_impulses: [p.user[1], p.user[2]],
+                        tangents: [t1, t2],
+                    })
+                    .collect(),
+            })
+        })
+    }
+
+    // ------------------------------------------------------------------ the step
+
+    /// One step of `settings.dt`.
+    pub fn step(&mut self) -> Result<(), DynamicsError> {
+        self.step_dt(self.settings.dt)
+    }
+
+    /// One step of `dt` seconds (`settings.substeps` substeps of `dt / substeps`).
+    pub fn step_dt(&mut self, dt: f32) -> Result<(), DynamicsError> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(DynamicsError::InvalidTimeStep { dt });
+        }
+        self.settings.validate()?;
+        self.stats = StepStats::default();
+        let n = self.settings.substeps;
+        let h = dt / n as f32;
+        for _ in 0..n {
+            self.substep(h);
+        }
+        self.stats.bodies = self.bodies.len();
+        Ok(())
+    }
+
+    /// The pipeline.
+    fn substep(&mut self, h: f32) {
+        self.timed(Stage::BroadPhase, |w| w.broad_phase());
+        self.timed(Stage::NarrowPhase, |w| w.narrow_phase());
+        self.timed(Stage::Islands, |w| w.find_islands());
+        self.timed(Stage::BuildJacobians, |w| w.build_jacobians(h));
+        self.timed(Stage::WarmStart, |w| w.warm_start());
+        self.timed(Stage::Solve, |w| w.solve(h));
+        self.timed(Stage::Integrate, |w| w.integrate(h));
+        self.timed(Stage::Sleep, |w| w.sleep(h));
+    }
+
+    fn timed(&mut self, stage: Stage, f: impl FnOnce(&mut Self)) {
+        let t = Instant::now();
+        f(self);
+        self.stats.add_time(stage, t.elapsed());
+    }
+
+    /// Whether the body in `slot` moves this step (awake dynamic, or kinematic).
+    fn is_moving(b: &Body) -> bool {
+        match b.kind {
+            BodyKind::Dynamic => !b.sleeping,
+            BodyKind::Kinematic => true,
+            BodyKind::Static => false,
+        }
+    }
+
+    fn refresh_colliders(&mut self, slot: u32) {
+        let margin = self.settings.contact_margin;
+        let b = self.bodies.slot(slot);
+        for &k in &b.collider_keys {
+            let ki = k as usize;
+            let pose = b.pose.mul(self.colliders.local[ki]);
+            self.colliders.poses[ki] = pose;
+            self.broad
+                .update(k, self.colliders.shapes[ki].aabb(&pose).expanded(margin));
+        }
+    }
+
+    fn broad_phase(&mut self) {
+        for i in 0..self.bodies.order().len() {
+            let slot = self.bodies.order()[i];
+            let b = self.bodies.slot(slot);
+            let moving = Self::is_moving(b);
+            if moving != self.moving[slot as usize] {
+                self.moving[slot as usize] = moving;
+                for &k in &b.collider_keys {
+                    self.broad.set_moving(k, moving);
+                }
+            }
+            if moving {
+                self.refresh_colliders(slot);
+            }
+        }
+        let mut dirty = std::mem::take(&mut self.dirty);
+        for &slot in &dirty {
+            self.refresh_colliders(slot);
+        }
+        dirty.clear();
+        self.dirty = dirty;
+        self.pairs.clear();
+        self.broad.find_pairs(&mut self.pairs);
+        let (cb, bodies) = (&self.colliders.body, &self.bodies);
+        self.pairs.retain(|&(a, b)| {
+            let (sa, sb) = (cb[a as usize], cb[b as usize]);
+            sa != sb
+                && (bodies.slot(sa).kind == BodyKind::Dynamic
+                    || bodies.slot(sb).kind == BodyKind::Dynamic)
+        });
+    }
+
+    fn narrow_phase(&mut self) {
+        self.narrow.update(
+            &self.pairs,
+            &self.colliders.shapes,
+            &self.colliders.poses,
+            self.settings.contact_margin,
+        );
+    }
+
+    fn find_islands(&mut self) {
+        let n = self.bodies.capacity();
+        let isl = &mut self.islands;
+        isl.uf.reset(n);
+        isl.awake.clear();
+        isl.awake.resize(n, false);
+        let bodies = &self.bodies;
+        let cb = &self.colliders.body;
+        let sleeping = self.settings.sleeping;
+        let lin_thr = self.settings.sleep_linear_threshold;
+        for pm in self.narrow.manifolds() {
+            let (sa, sb) = (cb[pm.a as usize], cb[pm.b as usize]);
+            if sa == u32::MAX || sb == u32::MAX || pm.manifold.points.is_empty() {
+                continue;
+            }
+            let (ba, bb) = (bodies.slot(sa), bodies.slot(sb));
+            match (ba.kind, bb.kind) {
+                (BodyKind::Dynamic, BodyKind::Dynamic) => isl.uf.union(sa, sb),
+                (BodyKind::Dynamic, BodyKind::Kinematic)
+                    if bb.linear_velocity.length() > lin_thr || bb.kinematic_target.is_some() =>
+                {
+                    isl.awake[sa as usize] = true;
+                }
+                (BodyKind::Kinematic, BodyKind::Dynamic)
+                    if ba.linear_velocity.length() > lin_thr || ba.kinematic_target.is_some() =>
+                {
+                    isl.awake[sb as usize] = true;
+                }
+                _ => {}
+            }
+        }
+        isl.root.clear();
+        isl.root.resize(n, u32::MAX);
+        let mut count = 0;
+        for &slot in bodies.order() {
+            let b = bodies.slot(slot);
+            if b.kind != BodyKind::Dynamic {
+                continue;
+            }
+            let r = isl.uf.find(slot);
+            isl.root[slot as usize] = r;
+            if !sleeping || !b.sleeping || isl.awake[slot as usize] {
+                isl.awake[r as usize] = true;
+            }
+        }
+        for i in 0..self.bodies.order().len() {
+            let slot = self.bodies.order()[i];
+            if self.bodies.slot(slot).kind != BodyKind::Dynamic {
+                continue;
+            }
+            let r = self.islands.root[slot as usize];
+            if r == slot && self.islands.awake[slot as usize] {
+                count += 1;
+            }
+            if self.islands.awake[r as usize] {
+                let b = self.bodies.slot_mut(slot);
+                if b.sleeping {
+                    b.sleeping = false;
+                    b.sleep_time = 0.0;
+                }
+            }
+        }
+        self.stats.islands = count;
+    }
+
+    fn build_jacobians(&mut self, h: f32) {
+        let s = &self.settings;
+        self.solver.reset();
+        self.solver_of.fill(0);
+        for &slot in self.bodies.order() {
+            let b = self.bodies.slot(slot);
+            let rot = Mat3::from_quat(b.pose.rotation);
+            let com = b.pose.transform_point(b.local_com);
+            let u0 = Velocity {
+                lin: b.linear_velocity,
+                ang: b.angular_velocity,
+            };
+            let index = match b.kind {
+                BodyKind::Static => continue,
+                BodyKind::Dynamic if b.sleeping => continue,
+                BodyKind::Dynamic => {
+                    let inv_i = rot * b.inv_inertia_local * rot.transpose();
+                    let input = ForceInput {
+                        gravity: s.gravity * b.gravity_scale,
+                        force: b.force,
+                        torque: b.torque,
+                        inv_mass: b.inv_mass,
+                        inv_inertia_world: inv_i,
+                        inertia_local: b.inertia_local,
+                        rotation: b.pose.rotation,
+                        linear_damping: b.linear_damping,
+                        angular_damping: b.angular_damping,
+                        gyroscopic: s.gyroscopic,
+                    };
+                    let vnc = velocity_without_contact(u0, &input, h);
+                    self.solver.push(slot, u0, vnc, b.inv_mass, inv_i, com)
+                }
+                BodyKind::Kinematic => {
+                    let u = match b.kinematic_target {
+                        Some(t) => kinematic_velocity(b, t, h),
+                        None => u0,
+                    };
+                    self.solver.push(slot, u, u, 0.0, Mat3::ZERO, com)
+                }
+            };
+            self.solver_of[slot as usize] = index;
+        }
+        let params = BuildParams {
+            inv_dt: 1.0 / h,
+            erp: s.erp,
+            slop: s.slop,
+            max_correction: s.max_correction_velocity,
+            split: s.penetration == PenetrationMode::SplitImpulse,
+            warm_start: s.warm_start,
+            restitution_threshold: s.restitution_threshold,
+        };
+        let ctx = BuildContext {
+            collider_body: &self.colliders.body,
+            material: &self.colliders.material,
+            solver_of: &self.solver_of,
+            island_root: &self.islands.root,
+            friction_combine: s.friction_combine,
+            restitution_combine: s.restitution_combine,
+        };
+        self.contacts
+            .build(self.narrow.manifolds(), &ctx, &self.solver, &params);
+        self.stats.awake_bodies += self.solver.len() - 1;
+        self.stats.contacts = self.contacts.points.len();
+        self.stats.manifolds = self.contacts.manifolds;
+        self.stats.rows = self.contacts.rows();
+    }
+
+    fn warm_start(&mut self) {
+        self.solver.clear_dv();
+        pgs::warm_start(&self.contacts.points, &mut self.solver.dv);
+    }
+
+    fn solve(&mut self, h: f32) {
+        let s = &self.settings;
+        match s.solver_mode {
+            SolverMode::Pgs => {
+                pgs::solve(
+                    &mut self.contacts.points,
+                    &mut self.solver.dv,
+                    s.iterations,
+                    s.omega,
+                );
+                self.stats.iterations += s.iterations;
+            }
+            SolverMode::Exact => {
+                let (exact, iters) =
+                    crate::exact::solve_islands(&mut self.contacts, &mut self.solver, s);
+                self.stats.exact_islands += exact;
+                self.stats.iterations += iters;
+            }
+        }
+        pgs::restitution_pass(
+            &mut self.contacts.points,
+            &self.contacts.restitution,
+            &mut self.solver.dv,
+        );
+        if s.penetration == PenetrationMode::SplitImpulse {
+            let c = &mut self.contacts;
+            for _ in 0..s.split_iterations {
+                pgs::split_sweep(
+                    &c.points,
+                    &c.split_b,
+                    &mut c.split_lambda,
+                    &mut self.solver.pseudo,
+                );
+            }
+        }
+        let _ = h;
+    }
+
+    fn integrate(&mut self, h: f32) {
+        let (max_lin, max_ang) = (
+            self.settings.max_linear_velocity,
+            self.settings.max_angular_velocity,
+        );
+        for i in 1..self.solver.len() {
+            let slot = self.solver.body[i];
+            let b = self.bodies.slot_mut(slot);
+            let vnc = self.solver.vnc[i];
+            let dv = self.solver.dv[i];
+            let u = if b.kind == BodyKind::Dynamic {
+                clamp_velocity(
+                    Velocity {
+                        lin: vnc.lin + dv.lin,
+                        ang: vnc.ang + dv.ang,
+                    },
+                    max_lin,
+                    max_ang,
+                )
+            } else {
+                vnc
+            };
+            let p = self.solver.pseudo[i];
+            let move_u = Velocity {
+                lin: u.lin + p.lin,
+                ang: u.ang + p.ang,
+            };
+            let com = self.solver.com[i];
+            let (com, q) = integrate_pose(com, b.pose.rotation, move_u, h);
+            b.pose.rotation = q;
+            b.pose.position = com - q * b.local_com;
+            if b.kind == BodyKind::Dynamic {
+                b.linear_velocity = u.lin;
+                b.angular_velocity = u.ang;
+            }
+            if let Some(t) = b.kinematic_target.take() {
+                b.pose = t;
+                b.linear_velocity = Vec3::ZERO;
+                b.angular_velocity = Vec3::ZERO;
+            }
+            b.force = Vec3::ZERO;
+            b.torque = Vec3::ZERO;
+        }
+        self.contacts.write_back(self.narrow.manifolds_mut());
+    }
+
+    fn sleep(&mut self, h: f32) {
+        let s = &self.settings;
+        if !s.sleeping {
+            return;
+        }
+        let n = self.bodies.capacity();
+        let isl = &mut self.islands;
+        isl.min_sleep.clear();
+        isl.min_sleep.resize(n, f32::INFINITY);
+        let (lt, at) = (s.sleep_linear_threshold, s.sleep_angular_threshold);
+        for i in 1..self.solver.len() {
+            let slot = self.solver.body[i];
+            let b = self.bodies.slot_mut(slot);
+            if b.kind != BodyKind::Dynamic {
+                continue;
+            }
+            if b.linear_velocity.length() < lt && b.angular_velocity.length() < at {
+                b.sleep_time += h;
+            } else {
+                b.sleep_time = 0.0;
+            }
+            let t = if b.can_sleep { b.sleep_time } else { -1.0 };
+            let r = isl.root[slot as usize] as usize;
+            isl.min_sleep[r] = isl.min_sleep[r].min(t);
+        }
+        for i in 1..self.solver.len() {
+            let slot = self.solver.body[i];
+            let r = isl.root[slot as usize];
+            if r == u32::MAX || isl.min_sleep[r as usize] < s.time_to_sleep {
+                continue;
+            }
+            let b = self.bodies.slot_mut(slot);
+            b.sleeping = true;
+            b.linear_velocity = Vec3::ZERO;
+            b.angular_velocity = Vec3::ZERO;
+        }
+    }
+}
+
+/// Velocity that carries a kinematic body from its pose to `target` in `h`.
+fn kinematic_velocity(b: &Body, target: Pose, h: f32) -> Velocity {
+    let com0 = b.pose.transform_point(b.local_com);
+    let com1 = target.transform_point(b.local_com);
+    let mut dq = target.rotation * b.pose.rotation.inverse();
+    if dq.w < 0.0 {
+        dq = -dq;
+    }
+    let (axis, angle) = dq.to_axis_angle();
+    Velocity {
+        lin: (com1 - com0) / h,
+        ang: if angle.is_finite() && axis.is_finite() {
+            axis * (angle / h)
+        } else {
+            Vec3::ZERO
+        },
+    }
+}
