@@ -1,10 +1,36 @@
-//! auto (being built).
+//! `auto`: choose a method by size and structure, and never report a wrong status.
+//!
+//! The rule:
+//!
+//! **Plain LCP** (or a boxed problem with `lo = 0`, `hi = ∞`, no coupling):
+//!
+//! 1. If `M` is symmetric positive definite (a Cholesky test on `M` itself), use
+//!    [`super::boxed_pivot`]: a handful of factorizations, exact, and the solution is
+//!    unique. If it reports solved, done.
+//! 2. Otherwise (or if 1 failed) use [`super::lemke`], which solves every
+//!    copositive-plus problem (PSD, P-matrices, …) or proves it infeasible. Solved:
+//!    done.
+//! 3. Lemke ended on a ray, cycled, or hit a singular pivot. If `n ≤ 20` the problem
+//!    is settled by [`super::enumerate`], whose status is exact (up to singular
+//!    patterns, reported as such). For larger `n` Lemke's report stands: a ray on a
+//!    PSD matrix is a proof of infeasibility; on other matrices `no_solution` then
+//!    means "Lemke's ray", as documented there.
+//!
+//! **Boxed problem** (finite bounds, free rows or friction coupling):
+//! [`super::boxed_pivot`] (with outer passes for coupling); if it does not report
+//! solved and the problem is small enough for [`super::enumerate`] (`n ≤ 20`,
+//! at most `2²⁰` patterns), enumeration decides.
+//!
+//! `iterations` of the final report counts the work of every method tried.
 
+use crate::linalg::symmetric_part_is_pd;
 use crate::problem::Problem;
-use crate::report::Report;
+use crate::report::{Report, Status};
 use crate::solver::{Options, SolveError, Solver};
 
-/// auto.
+use super::{boxed_pivot, enumerate, lemke};
+
+/// The chooser (applies to every problem).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Auto;
 
@@ -13,7 +39,38 @@ impl Solver for Auto {
         "auto"
     }
 
-    fn solve(&self, _problem: &Problem, _options: &Options) -> Result<Report, SolveError> {
-        Err(SolveError::NotApplicable { method: "auto", reason: "not built yet" })
+    fn solve(&self, problem: &Problem, options: &Options) -> Result<Report, SolveError> {
+        options.validate(problem.n())?;
+        let mut work = 0;
+        if let Some(p) = problem.as_lcp() {
+            let n = p.n();
+            let spd = p.m().is_symmetric(1e-12) && symmetric_part_is_pd(p.m(), 0.0, 1e-12 * p.scale());
+            if spd {
+                let r = boxed_pivot::solve_boxed(&p.to_boxed(), options)?;
+                work += r.iterations;
+                if r.is_solved() {
+                    return Ok(Report::for_lcp(&p, r.z, work, Status::Solved, options.tolerance));
+                }
+            }
+            let mut r = lemke::solve_lcp(&p, options)?;
+            work += r.iterations;
+            if !r.is_solved() && n <= enumerate::MAX_N {
+                r = enumerate::solve_lcp(&p, options)?;
+                work += r.iterations;
+            }
+            r.iterations = work;
+            return Ok(r);
+        }
+        let p = problem.to_boxed();
+        let mut r = boxed_pivot::solve_boxed(&p, options)?;
+        work += r.iterations;
+        if !r.is_solved()
+            && let Ok(e) = enumerate::solve_boxed(&p, options)
+        {
+            work += e.iterations;
+            r = e;
+        }
+        r.iterations = work;
+        Ok(r)
     }
 }
