@@ -12,11 +12,13 @@
 //! | [`expect`] | expectations checked at given times |
 //! | [`load`] | RON text → validated [`Scene`], with `file:line:column` errors |
 //! | [`error`] | [`SceneError`] |
+//! | [`render`] | the software renderer: PNG frames and animated GIFs |
 
 pub mod error;
 pub mod expect;
 pub mod load;
 pub mod pattern;
+pub mod render;
 pub mod schema;
 pub mod standard;
 pub mod timeline;

@@ -79,6 +79,26 @@ pub fn standard_settings() -> SceneSettings {
     }
 }
 
+/// The camera of a standard scene (scaled from `size` for other sizes).
+fn camera_for(name: &str, size: f32) -> Camera {
+    let (eye, target) = match name {
+        "tower_20" => (Vec3::new(10.0, 12.0, 32.0), Vec3::new(0.0, 9.0, 0.0)),
+        "pyramid_20" => (Vec3::new(8.0, 12.0, 34.0), Vec3::new(0.0, 9.0, 0.0)),
+        "pyramid_40" => (Vec3::new(16.0, 24.0, 68.0), Vec3::new(0.0, 18.0, 0.0)),
+        "pyramid_100" => (Vec3::new(40.0, 60.0, 170.0), Vec3::new(0.0, 45.0, 0.0)),
+        "pyramid3d_10" => (Vec3::new(12.0, 10.0, 16.0), Vec3::new(0.0, 3.0, 0.0)),
+        _ if name.starts_with("pyramid3d") => (
+            Vec3::new(1.2, 1.0, 1.6) * size,
+            Vec3::new(0.0, 0.3, 0.0) * size,
+        ),
+        _ => (
+            Vec3::new(0.4, 0.6, 1.7) * size,
+            Vec3::new(0.0, 0.45, 0.0) * size,
+        ),
+    };
+    Camera::looking(eye, target)
+}
+
 fn base_scene(name: &str, description: &str, resting: bool, camera: Camera) -> Scene {
     Scene {
         name: name.to_string(),
@@ -100,10 +120,7 @@ pub fn tower(n: u32) -> Scene {
         &format!("tower_{n}"),
         &format!("A single column of {n} unit boxes resting on the ground; it should stand still."),
         true,
-        Camera::looking(
-            Vec3::new(0.9 * h, 0.6 * h, 1.4 * h),
-            Vec3::new(0.0, 0.45 * h, 0.0),
-        ),
+        camera_for(&format!("tower_{n}"), h),
     );
     s.bodies.extend(
         Pattern::Stack {
@@ -131,10 +148,7 @@ pub fn pyramid(base: u32) -> Scene {
             base * (base + 1) / 2
         ),
         true,
-        Camera::looking(
-            Vec3::new(0.35 * b, 0.55 * b, 1.35 * b),
-            Vec3::new(0.0, 0.35 * b, 0.0),
-        ),
+        camera_for(&format!("pyramid_{base}"), b),
     );
     s.bodies.extend(
         Pattern::Pyramid {
@@ -160,10 +174,7 @@ pub fn pyramid3d(base: u32) -> Scene {
             "A square pyramid of {n} unit boxes, {base}×{base} at the base; it should stand still."
         ),
         true,
-        Camera::looking(
-            Vec3::new(1.3 * b, 1.1 * b, 1.7 * b),
-            Vec3::new(0.0, 0.3 * b, 0.0),
-        ),
+        camera_for(&format!("pyramid3d_{base}"), b),
     );
     s.bodies.extend(
         Pattern::Pyramid3d {
