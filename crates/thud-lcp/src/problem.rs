@@ -259,8 +259,8 @@ impl BoxedLcp {
     }
 
     /// Adds friction coupling pairs (replacing any previous ones). Each pair needs
-    /// `t, n < size`, `t ≠ n`, `μ` finite and `≥ 0`, and no row may be the friction
-    /// row of two pairs. Row `t`'s stored `lo/hi` are then ignored.
+    /// `t, n < size`, `t ≠ n`, `μ` finite and `≥ 0`; no row may be the friction
+    /// row of two pairs, and a normal row may not itself be a coupled friction row. Row `t`'s stored `lo/hi` are then ignored.
     pub fn with_friction<P: Into<FrictionPair>>(
         mut self,
         pairs: impl IntoIterator<Item = P>,
@@ -288,6 +288,16 @@ impl BoxedLcp {
                 return Err(bad("friction row already coupled by an earlier pair"));
             }
             seen[p.t] = true;
+        }
+        for (k, p) in pairs.iter().enumerate() {
+            if seen[p.n] {
+                return Err(ProblemError::BadCoupling {
+                    pair: k,
+                    t: p.t,
+                    n: p.n,
+                    reason: "the normal row is itself a coupled friction row",
+                });
+            }
         }
         self.coupling = pairs;
         Ok(self)

@@ -46,7 +46,9 @@
 //! [`BoxedLcp::with_friction`], and last step's impulses in
 //! [`Options::warm_start`].
 
-use crate::linalg::Lu;
+use std::collections::HashMap;
+
+use super::pattern::{Set, solve_pattern};
 use crate::matrix::norm_inf;
 use crate::problem::{BoxedLcp, Problem};
 use crate::quality;
@@ -67,24 +69,56 @@ impl Solver for BoxedPivot {
     }
 }
 
-/// Solves the boxed problem `p` exactly (friction coupling by outer passes).
+/// Solves the boxed problem `p` exactly, friction coupling included.
 ///
 /// `options.warm_start` (length `n`) seeds the active sets; `options.max_iterations`
-/// caps the total number of block steps; `options.tolerance` is the relative residual
-/// tolerance. The report's `iterations` counts linear solves over all passes.
+/// caps the number of block steps; `options.tolerance` is the relative residual
+/// tolerance. The report's `iterations` counts linear solves (over all passes).
 pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError> {
     options.validate(p.n())?;
-    super::coupling::solve_coupled(p, options, |fixed, warm| Ok(solve_fixed(fixed, warm, options)))
+    let n = p.n();
+    let warm = options.warm_start.clone().unwrap_or_else(|| vec![0.0; n]);
+    let first = solve_linked(p, &warm, options, options.pivot_limit(n));
+    if first.is_solved() || !matches!(first.status, Status::Cycling | Status::IterationLimit) {
+        return Ok(first);
+    }
+    let mut spent = first.iterations;
+    // Hybrid rounds: projected Gauss-Seidel sweeps bring λ close to the answer, where
+    // the active sets they suggest are (nearly) right; a short pattern search from
+    // there finishes exactly. More sweeps each round.
+    let mut lambda = warm;
+    let mut sweeps = 16;
+    for _ in 0..HYBRID_ROUNDS {
+        for _ in 0..sweeps {
+            super::sor::sweep(p, &mut lambda, 1.0);
+        }
+        if !lambda.iter().all(|v| v.is_finite()) {
+            break;
+        }
+        let r = solve_linked(p, &lambda, options, 4 * n + 20);
+        spent += r.iterations;
+        if r.is_solved() {
+            return Ok(Report { iterations: spent, ..r });
+        }
+        sweeps *= 2;
+    }
+    if p.coupling().is_empty() {
+        return Ok(Report { iterations: spent, ..first });
+    }
+    // Last resort for coupled bounds: outer passes over fixed-bound problems.
+    let mut o = options.clone();
+    o.warm_start = Some(lambda).filter(|l| l.iter().all(|v| v.is_finite()));
+    let mut r = super::coupling::solve_coupled(p, &o, |fixed, start| {
+        Ok(solve_linked(fixed, start, options, options.pivot_limit(n)))
+    })?;
+    r.iterations += spent;
+    Ok(r)
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Set {
-    Lo,
-    Hi,
-    Free,
-}
+/// Rounds of the PGS + pattern-search hybrid before outer passes (sweeps 16, 32, …).
+const HYBRID_ROUNDS: usize = 8;
 
-/// The sets a starting point suggests.
+/// The sets a starting point suggests, with the bounds in force there.
 fn initial_sets(lo: &[f64], hi: &[f64], start: &[f64]) -> Vec<Set> {
     (0..lo.len())
         .map(|i| {
@@ -99,16 +133,16 @@ fn initial_sets(lo: &[f64], hi: &[f64], start: &[f64]) -> Vec<Set> {
         .collect()
 }
 
-/// Block principal pivoting on a problem with fixed bounds (no coupling).
-pub(crate) fn solve_fixed(p: &BoxedLcp, warm: &[f64], options: &Options) -> Report {
+/// Block principal pivoting over linked patterns ([`super::pattern`]).
+pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit: usize) -> Report {
     let n = p.n();
-    let (a, b, lo, hi) = (p.a(), p.b(), p.lo(), p.hi());
+    let (a, b) = (p.a(), p.b());
     let tol = options.tolerance;
-    let limit = options.pivot_limit(n);
     let scale = p.scale();
     if n == 0 {
         return Report::for_boxed(p, Vec::new(), 0, Status::Solved, tol);
     }
+    let coupled = super::sor::coupling_table(p);
     let pivot_tol = 1e-13 * scale;
     let max_diag = a.diagonal().iter().fold(0.0f64, |m, d| m.max(*d));
     let eps0 = 1e-10 * max_diag.max(scale);
@@ -116,81 +150,57 @@ pub(crate) fn solve_fixed(p: &BoxedLcp, warm: &[f64], options: &Options) -> Repo
     // than this is rounding noise, not an infeasibility.
     let sign_tol = 1e-12 * scale;
 
-    let mut sets = initial_sets(lo, hi, warm);
-    let mut lambda: Vec<f64> = (0..n)
-        .map(|i| match sets[i] {
-            Set::Lo => lo[i],
-            Set::Hi => hi[i],
-            Set::Free => warm[i],
-        })
-        .collect();
+    let (lo0, hi0) = p.effective_bounds(warm);
+    let mut sets = initial_sets(&lo0, &hi0, warm);
+    let mut lambda = warm.to_vec();
     let mut eps = 0.0;
     let mut centre = lambda.clone();
     let mut steps = 0;
     let (mut best, mut tries) = (usize::MAX, 3);
-    let mut free = Vec::with_capacity(n);
-    let mut rhs = Vec::with_capacity(n);
+    let mut seen: HashMap<Vec<Set>, u32> = HashMap::new();
 
     while steps < limit {
+        let visits = seen.entry(sets.clone()).or_insert(0);
+        *visits += 1;
+        if *visits > 2 {
+            return Report::for_boxed(p, lambda, steps, Status::Cycling, tol);
+        }
         steps += 1;
-        free.clear();
-        free.extend((0..n).filter(|&i| sets[i] == Set::Free));
-        for i in 0..n {
-            match sets[i] {
-                Set::Lo => lambda[i] = lo[i],
-                Set::Hi => lambda[i] = hi[i],
-                Set::Free => {}
-            }
-        }
-        // rhs_F = −(b_F + A_{F,bound} λ_bound) + ε c_F
-        rhs.clear();
-        for &i in &free {
-            let row = a.row(i);
-            let mut s = b[i] - eps * centre[i];
-            for j in 0..n {
-                if sets[j] != Set::Free {
-                    s += row[j] * lambda[j];
-                }
-            }
-            rhs.push(-s);
-        }
-        match Lu::factor_block(a, &free, eps, pivot_tol) {
-            Some(lu) => {
-                let x = lu.solve(&rhs);
-                for (k, &i) in free.iter().enumerate() {
-                    lambda[i] = x[k];
-                }
-            }
-            None if eps == 0.0 => {
+        if !solve_pattern(p, &coupled, &sets, eps, &centre, pivot_tol, &mut lambda) {
+            if eps == 0.0 {
                 eps = eps0;
+                seen.clear();
                 centre.clone_from(&lambda);
+                if !centre.iter().all(|v| v.is_finite()) {
+                    centre = vec![0.0; n];
+                }
                 continue;
             }
-            None => return Report::for_boxed(p, lambda, steps, Status::Singular, tol),
-        }
-        if !lambda.iter().all(|v| v.is_finite()) {
             return Report::for_boxed(p, lambda, steps, Status::Singular, tol);
         }
-        // w of the (possibly regularized) sub-problem.
+        // w of the (possibly regularized) sub-problem, and the bounds in force.
         let mut w = p.w(&lambda);
         for i in 0..n {
             w[i] += eps * (lambda[i] - centre[i]);
         }
+        let (lo, hi) = p.effective_bounds(&lambda);
         let wtol = sign_tol.max(1e-12 * norm_inf(&w));
         let ltol = 1e-12 * norm_inf(&lambda).max(f64::MIN_POSITIVE);
-        let infeasible = |i: usize, sets: &[Set]| -> Option<Set> {
-            match sets[i] {
-                Set::Free if lambda[i] < lo[i] - ltol => Some(Set::Lo),
-                Set::Free if lambda[i] > hi[i] + ltol => Some(Set::Hi),
-                Set::Lo if lo[i] < hi[i] && w[i] < -wtol => Some(Set::Free),
-                Set::Hi if lo[i] < hi[i] && w[i] > wtol => Some(Set::Free),
-                _ => None,
-            }
-        };
-        let moves: Vec<(usize, Set)> = (0..n).filter_map(|i| infeasible(i, &sets).map(|s| (i, s))).collect();
+        let moves: Vec<(usize, Set)> = (0..n)
+            .filter_map(|i| {
+                let to = match sets[i] {
+                    Set::Free if lambda[i] < lo[i] - ltol => Set::Lo,
+                    Set::Free if lambda[i] > hi[i] + ltol => Set::Hi,
+                    Set::Lo if lo[i] < hi[i] && w[i] < -wtol => Set::Free,
+                    Set::Hi if lo[i] < hi[i] && w[i] > wtol => Set::Free,
+                    _ => return None,
+                };
+                Some((i, to))
+            })
+            .collect();
         if moves.is_empty() {
             let wt = p.w(&lambda);
-            let r = quality::boxed_residual(&lambda, &wt, lo, hi);
+            let r = quality::boxed_residual(&lambda, &wt, &lo, &hi);
             if r <= quality::threshold(tol, b, &wt) {
                 return Report::for_boxed(p, lambda, steps, Status::Solved, tol);
             }
@@ -200,6 +210,7 @@ pub(crate) fn solve_fixed(p: &BoxedLcp, warm: &[f64], options: &Options) -> Repo
             }
             centre.clone_from(&lambda);
             best = usize::MAX;
+            seen.clear();
             continue;
         }
         let block = if moves.len() < best {

@@ -37,8 +37,12 @@ pub(crate) fn solve_coupled(
         return inner(p, &lambda);
     }
     let mut total = 0;
+    // The point the bounds are read from, moved towards each pass's answer by `beta`.
+    let mut anchor = lambda.clone();
+    let mut beta = 1.0;
+    let mut last = f64::INFINITY;
     for _ in 0..MAX_PASSES {
-        let (lo, hi) = p.effective_bounds(&lambda);
+        let (lo, hi) = p.effective_bounds(&anchor);
         let fixed = p.with_fixed_bounds(lo, hi);
         let r = inner(&fixed, &lambda)?;
         total += r.iterations;
@@ -48,8 +52,17 @@ pub(crate) fn solve_coupled(
         lambda = r.z;
         let w = p.w(&lambda);
         let (lo, hi) = p.effective_bounds(&lambda);
-        if quality::boxed_residual(&lambda, &w, &lo, &hi) <= quality::threshold(options.tolerance, p.b(), &w) {
+        let res = quality::boxed_residual(&lambda, &w, &lo, &hi);
+        if res <= quality::threshold(options.tolerance, p.b(), &w) {
             return Ok(Report::for_boxed(p, lambda, total, Status::Solved, options.tolerance));
+        }
+        // Oscillating bounds: damp the update of the point they are read from.
+        if res > 0.5 * last {
+            beta = (beta * 0.5f64).max(1.0 / 64.0);
+        }
+        last = res;
+        for (a, l) in anchor.iter_mut().zip(&lambda) {
+            *a += beta * (l - *a);
         }
     }
     Ok(Report::for_boxed(p, lambda, total, Status::IterationLimit, options.tolerance))

@@ -18,9 +18,10 @@
 //! every solution lies in some pattern) and [`Status::Singular`] otherwise (a solution
 //! on a singular pattern cannot be excluded). Cost `O(2ⁿ n³)` (boxed `O(3ⁿ n³)`); the
 //! method refuses `n > 20` and boxed problems with more than `2²⁰` patterns.
-//! Friction coupling is reached by the outer passes of [`super::coupling`].
+//! Coupled friction rows take three states, `λ_t = −μλ_n`, free, `λ_t = +μλ_n`
+//! ([`super::pattern`]), so enumeration is exact for coupled problems too.
 
-use crate::linalg::Lu;
+use super::pattern::{Set, solve_pattern};
 use crate::problem::{BoxedLcp, Lcp, Problem};
 use crate::report::{Report, Status};
 use crate::solver::{Options, SolveError, Solver};
@@ -48,24 +49,23 @@ impl Solver for Enumerate {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum State {
-    Lo,
-    Free,
-    Hi,
-}
-
-fn states(lo: f64, hi: f64) -> Vec<State> {
+/// The states row `i` can take: a coupled friction row has a box `±μλₙ` (three
+/// states), a row with `lo = hi` only its bound, others what their finite bounds allow.
+fn states(p: &BoxedLcp, coupled: &[Option<(usize, f64)>], i: usize) -> Vec<Set> {
+    let (lo, hi) = (p.lo()[i], p.hi()[i]);
+    if coupled[i].is_some() {
+        return vec![Set::Lo, Set::Free, Set::Hi];
+    }
     if lo == hi {
-        return vec![State::Lo];
+        return vec![Set::Lo];
     }
     let mut s = Vec::with_capacity(3);
     if lo.is_finite() {
-        s.push(State::Lo);
+        s.push(Set::Lo);
     }
-    s.push(State::Free);
+    s.push(Set::Free);
     if hi.is_finite() {
-        s.push(State::Hi);
+        s.push(Set::Hi);
     }
     s
 }
@@ -87,82 +87,49 @@ fn check_size(n: usize, patterns: Option<u64>) -> Result<(), SolveError> {
     Ok(())
 }
 
-fn pattern_count(p: &BoxedLcp) -> Option<u64> {
-    (0..p.n()).try_fold(1u64, |acc, i| acc.checked_mul(states(p.lo()[i], p.hi()[i]).len() as u64))
-}
-
 /// Enumerates the `2ⁿ` patterns of the plain LCP `p` (refuses `n > 20`).
 pub fn solve_lcp(p: &Lcp, options: &Options) -> Result<Report, SolveError> {
     options.validate(p.n())?;
     check_size(p.n(), Some(1u64 << p.n().min(63)))?;
-    let r = enumerate_fixed(&p.to_boxed(), options);
+    let r = enumerate_patterns(&p.to_boxed(), options);
     Ok(Report::for_lcp(p, r.z, r.iterations, r.status, options.tolerance))
 }
 
-/// Enumerates the bound patterns of the boxed problem `p` (coupling by outer passes).
+/// Enumerates the bound patterns of the boxed problem `p`, coupled friction rows
+/// included (three states each, see [`super::pattern`]).
 pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError> {
     options.validate(p.n())?;
-    // Coupled rows get a finite box (±μλₙ) in every pass: count them as three-state.
-    let count = (0..p.n()).try_fold(1u64, |acc, i| {
-        let k = if p.coupling().iter().any(|c| c.t == i) {
-            3
-        } else {
-            states(p.lo()[i], p.hi()[i]).len() as u64
-        };
-        acc.checked_mul(k)
-    });
+    let coupled = super::sor::coupling_table(p);
+    let count = (0..p.n()).try_fold(1u64, |acc, i| acc.checked_mul(states(p, &coupled, i).len() as u64));
     check_size(p.n(), count)?;
-    super::coupling::solve_coupled(p, options, |fixed, _| {
-        check_size(fixed.n(), pattern_count(fixed))?;
-        Ok(enumerate_fixed(fixed, options))
-    })
+    Ok(enumerate_patterns(p, options))
 }
 
-fn enumerate_fixed(p: &BoxedLcp, options: &Options) -> Report {
+fn enumerate_patterns(p: &BoxedLcp, options: &Options) -> Report {
     let n = p.n();
     let tol = options.tolerance;
-    let (a, b, lo, hi) = (p.a(), p.b(), p.lo(), p.hi());
-    let choices: Vec<Vec<State>> = (0..n).map(|i| states(lo[i], hi[i])).collect();
+    let coupled = super::sor::coupling_table(p);
+    let choices: Vec<Vec<Set>> = (0..n).map(|i| states(p, &coupled, i)).collect();
     let mut digit = vec![0usize; n];
+    let mut sets: Vec<Set> = choices.iter().map(|c| c[0]).collect();
     let pivot_tol = 1e-13 * p.scale();
     let mut tried = 0;
     let mut skipped = false;
     let mut best: Option<Report> = None;
     let mut lambda = vec![0.0; n];
-    let mut free = Vec::with_capacity(n);
+    let zeros = vec![0.0; n];
     loop {
         tried += 1;
-        free.clear();
-        for i in 0..n {
-            match choices[i][digit[i]] {
-                State::Lo => lambda[i] = lo[i],
-                State::Hi => lambda[i] = hi[i],
-                State::Free => free.push(i),
+        if solve_pattern(p, &coupled, &sets, 0.0, &zeros, pivot_tol, &mut lambda) {
+            let r = Report::for_boxed(p, lambda.clone(), tried, Status::Solved, tol);
+            if r.is_solved() {
+                return r;
             }
-        }
-        let rhs: Vec<f64> = free
-            .iter()
-            .map(|&i| {
-                let row = a.row(i);
-                let s: f64 = (0..n).filter(|j| !free.contains(j)).map(|j| row[j] * lambda[j]).sum();
-                -(b[i] + s)
-            })
-            .collect();
-        match Lu::factor_block(a, &free, 0.0, pivot_tol) {
-            Some(lu) => {
-                let x = lu.solve(&rhs);
-                for (k, &i) in free.iter().enumerate() {
-                    lambda[i] = x[k];
-                }
-                let r = Report::for_boxed(p, lambda.clone(), tried, Status::Solved, tol);
-                if r.is_solved() {
-                    return r;
-                }
-                if best.as_ref().is_none_or(|b| r.residual < b.residual) {
-                    best = Some(r);
-                }
+            if best.as_ref().is_none_or(|b| r.residual < b.residual) {
+                best = Some(r);
             }
-            None => skipped = true,
+        } else {
+            skipped = true;
         }
         // Next pattern (mixed-radix counter).
         let mut k = 0;
@@ -174,9 +141,11 @@ fn enumerate_fixed(p: &BoxedLcp, options: &Options) -> Report {
             }
             digit[k] += 1;
             if digit[k] < choices[k].len() {
+                sets[k] = choices[k][digit[k]];
                 break;
             }
             digit[k] = 0;
+            sets[k] = choices[k][0];
             k += 1;
         }
     }

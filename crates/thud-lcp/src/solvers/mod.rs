@@ -16,6 +16,7 @@ pub mod jacobi;
 pub mod kolesnikov;
 pub mod lemke;
 pub mod pgs;
+mod pattern;
 mod polish;
 pub mod sor;
 pub(crate) mod tableau;

@@ -1,0 +1,102 @@
+//! Property tests: on random SPD and P-matrix problems (n ≤ 10) every method that
+//! claims the class agrees with enumeration to 1e-8; on PSD and contact problems the
+//! exact methods solve.
+
+use proptest::prelude::*;
+use thud_lcp::generate::{contact, p_matrix, psd, spd};
+use thud_lcp::{Lcp, Method, Options, Problem, Status};
+
+fn tight() -> Options {
+    Options {
+        tolerance: 1e-12,
+        max_iterations: None,
+        ..Options::default()
+    }
+}
+
+fn agree_with_enumeration(p: &Lcp, methods: &[Method]) -> Result<(), TestCaseError> {
+    let problem = Problem::from(p.clone());
+    let truth = Method::Enumerate.solve(&problem, &tight()).unwrap();
+    prop_assert_eq!(truth.status, Status::Solved);
+    for &m in methods {
+        let r = m.solve(&problem, &tight()).unwrap();
+        prop_assert_eq!(r.status, Status::Solved, "{} on {:?}", m, p);
+        for i in 0..p.n() {
+            prop_assert!((r.z[i] - truth.z[i]).abs() <= 1e-8, "{}: z = {:?}, truth {:?}", m, r.z, truth.z);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+
+    #[test]
+    fn spd_methods_agree_with_enumeration(n in 1usize..=10, seed in any::<u64>()) {
+        let p = spd(n, seed);
+        agree_with_enumeration(&p, &[
+            Method::Auto, Method::Lemke, Method::Dantzig, Method::DantzigSimple,
+            Method::BoxedPivot, Method::Kolesnikov, Method::Pgs, Method::Sor,
+        ])?;
+    }
+
+    #[test]
+    fn p_matrix_methods_agree_with_enumeration(n in 1usize..=10, seed in any::<u64>()) {
+        let p = p_matrix(n, seed);
+        agree_with_enumeration(&p, &[
+            Method::Auto, Method::Lemke, Method::Dantzig, Method::DantzigSimple, Method::BoxedPivot,
+        ])?;
+    }
+
+    #[test]
+    fn psd_exact_methods_solve(n in 1usize..=10, seed in any::<u64>()) {
+        let p = psd(n, seed);
+        let problem = Problem::from(p.clone());
+        let truth = Method::Enumerate.solve(&problem, &tight()).unwrap();
+        for m in [Method::Auto, Method::Lemke, Method::Dantzig, Method::BoxedPivot] {
+            let r = m.solve(&problem, &tight()).unwrap();
+            prop_assert_eq!(r.status, Status::Solved, "{} on {:?}", m, p);
+            // For symmetric PSD M, w is the same at every solution.
+            if truth.status == Status::Solved {
+                for i in 0..n {
+                    prop_assert!((r.w[i] - truth.w[i]).abs() <= 1e-7, "{}: w = {:?} vs {:?}", m, r.w, truth.w);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn contact_problems_solve(contacts in 1usize..=4, seed in any::<u64>()) {
+        let p: Problem = contact(3 * contacts, seed).into();
+        for m in [Method::Auto, Method::BoxedPivot, Method::Pgs] {
+            let r = m.solve(&p, &Options::default()).unwrap();
+            prop_assert_eq!(r.status, Status::Solved, "{}", m);
+            prop_assert!(r.residual <= 1e-8, "{}: residual {}", m, r.residual);
+        }
+    }
+
+    /// Any answer a method reports as solved passes the residual test, whatever the
+    /// matrix (random, indefinite): statuses are never wrong.
+    #[test]
+    fn solved_means_solved_on_random_matrices(n in 1usize..=6, entries in proptest::collection::vec(-2.0f64..2.0, 42)) {
+        let m: Vec<Vec<f64>> = (0..n).map(|i| entries[i * n..i * n + n].to_vec()).collect();
+        let q = entries[36..36 + n].to_vec();
+        let p = Lcp::from_rows(&m, &q).unwrap();
+        let problem = Problem::from(p.clone());
+        let truth = Method::Enumerate.solve(&problem, &Options::default()).unwrap();
+        for method in Method::ALL {
+            let r = method.solve(&problem, &Options::default()).unwrap();
+            if r.status == Status::Solved {
+                let thr = 1e-9 * p.q().iter().chain(&r.w).fold(1e-300f64, |a, b| a.max(b.abs())) * 10.0;
+                prop_assert!(p.residual(&r.z).unwrap() <= thr.max(1e-9), "{}: {:?}", method, r);
+            }
+        }
+        let auto = Method::Auto.solve(&problem, &Options::default()).unwrap();
+        if truth.status == Status::NoSolution {
+            prop_assert_eq!(auto.status, Status::NoSolution);
+        }
+        if truth.status == Status::Solved {
+            prop_assert_eq!(auto.status, Status::Solved);
+        }
+    }
+}
