@@ -22,8 +22,12 @@
 
 pub(crate) mod box_box;
 pub(crate) mod clip;
+pub(crate) mod convex;
+pub(crate) mod gjk;
+pub(crate) mod mesh;
 pub(crate) mod plane;
 pub(crate) mod rounded;
+pub(crate) mod support;
 
 use crate::{Manifold, Pose, Shape};
 use rounded::Core;
@@ -81,6 +85,21 @@ pub fn contact_manifolds(
             }
             // Keep (sub_a, sub_b) ascending when `a` is a mesh.
             out[start..].sort_by_key(|(sa, sb, _)| (*sa, *sb));
+        }
+        (Shape::TriMesh(m), _) => {
+            if b.is_convex() {
+                mesh::mesh_convex(m, pose_a, b, pose_b, margin, out);
+            }
+        }
+        (_, Shape::TriMesh(m)) => {
+            if a.is_convex() {
+                let start = out.len();
+                mesh::mesh_convex(m, pose_b, a, pose_a, margin, out);
+                for (sa, sb, man) in &mut out[start..] {
+                    std::mem::swap(sa, sb);
+                    man.flip();
+                }
+            }
         }
         _ => {
             if let Some(m) = contact(a, pose_a, b, pose_b, margin)
@@ -171,6 +190,12 @@ fn contact_ordered(
         (Shape::Cuboid(x), Shape::Cuboid(y)) => {
             box_box::cuboid_cuboid(x.half_extents(), pose_a, y.half_extents(), pose_b, margin)
         }
-        _ => None,
+        (Shape::TriMesh(_) | Shape::Compound(_), _)
+        | (_, Shape::TriMesh(_) | Shape::Compound(_)) => None,
+        _ => {
+            let ca = support::Convex::new(a, pose_a)?;
+            let cb = support::Convex::new(b, pose_b)?;
+            convex::convex_convex(&ca, pose_a, &cb, pose_b, margin)
+        }
     }
 }
