@@ -61,7 +61,9 @@ impl std::str::FromStr for Class {
             "psd" => Ok(Class::Psd),
             "p-matrix" => Ok(Class::PMatrix),
             "contact" => Ok(Class::Contact),
-            _ => Err(format!("unknown class {s:?} (expected spd, psd, p-matrix or contact)")),
+            _ => Err(format!(
+                "unknown class {s:?} (expected spd, psd, p-matrix or contact)"
+            )),
         }
     }
 }
@@ -142,7 +144,11 @@ pub fn p_matrix(n: usize, seed: u64) -> Lcp {
 }
 
 fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 
 fn normalize(v: [f64; 3]) -> [f64; 3] {

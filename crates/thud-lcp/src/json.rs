@@ -63,7 +63,11 @@ pub fn parse_problems(text: &str) -> Result<(Vec<NamedProblem>, bool), JsonError
     })?;
     match value {
         Value::Array(items) => {
-            let problems = items.iter().enumerate().map(|(i, v)| parse_problem(i, v)).collect::<Result<_, _>>()?;
+            let problems = items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| parse_problem(i, v))
+                .collect::<Result<_, _>>()?;
             Ok((problems, true))
         }
         v => Ok((vec![parse_problem(0, &v)?], false)),
@@ -90,7 +94,10 @@ pub fn parse_problem(index: usize, v: &Value) -> Result<NamedProblem, JsonError>
         who: format!("problem {index}"),
     };
     let Some(obj) = v.as_object() else {
-        return Err(ctx.err("(problem)", "expected an object with \"M\", \"q\" or \"A\", \"b\", \"lo\", \"hi\""));
+        return Err(ctx.err(
+            "(problem)",
+            "expected an object with \"M\", \"q\" or \"A\", \"b\", \"lo\", \"hi\"",
+        ));
     };
     let name = match obj.get("name") {
         None | Some(Value::Null) => None,
@@ -101,7 +108,12 @@ pub fn parse_problem(index: usize, v: &Value) -> Result<NamedProblem, JsonError>
         Some(_) => return Err(ctx.err("name", "expected a string")),
     };
     let problem = match (obj.get("M"), obj.get("A")) {
-        (Some(_), Some(_)) => return Err(ctx.err("M", "a problem has either \"M\" (LCP) or \"A\" (boxed), not both")),
+        (Some(_), Some(_)) => {
+            return Err(ctx.err(
+                "M",
+                "a problem has either \"M\" (LCP) or \"A\" (boxed), not both",
+            ));
+        }
         (Some(m), None) => {
             let m = matrix(&ctx, "M", m)?;
             let q = vector(&ctx, "q", req(&ctx, obj, "q")?, false)?;
@@ -112,15 +124,21 @@ pub fn parse_problem(index: usize, v: &Value) -> Result<NamedProblem, JsonError>
             let b = vector(&ctx, "b", req(&ctx, obj, "b")?, false)?;
             let lo = vector(&ctx, "lo", req(&ctx, obj, "lo")?, true)?;
             let hi = vector(&ctx, "hi", req(&ctx, obj, "hi")?, true)?;
-            let mut p = BoxedLcp::new(a, b, lo, hi).map_err(|e| problem_error(&ctx, &e, "A", "b"))?;
+            let mut p =
+                BoxedLcp::new(a, b, lo, hi).map_err(|e| problem_error(&ctx, &e, "A", "b"))?;
             if let Some(fc) = obj.get("friction_coupling").filter(|v| !v.is_null()) {
                 let pairs = coupling(&ctx, fc)?;
-                p = p.with_friction(pairs).map_err(|e| problem_error(&ctx, &e, "A", "b"))?;
+                p = p
+                    .with_friction(pairs)
+                    .map_err(|e| problem_error(&ctx, &e, "A", "b"))?;
             }
             Problem::Boxed(p)
         }
         (None, None) => {
-            return Err(ctx.err("M", "missing: a problem needs \"M\" and \"q\", or \"A\", \"b\", \"lo\" and \"hi\""));
+            return Err(ctx.err(
+                "M",
+                "missing: a problem needs \"M\" and \"q\", or \"A\", \"b\", \"lo\" and \"hi\"",
+            ));
         }
     };
     Ok(NamedProblem { name, problem })
@@ -132,11 +150,17 @@ fn req<'a>(ctx: &Ctx, obj: &'a Map<String, Value>, key: &str) -> Result<&'a Valu
 
 fn number(ctx: &Ctx, field: &str, v: &Value, allow_inf: bool) -> Result<f64, JsonError> {
     match v {
-        Value::Number(x) => x.as_f64().filter(|f| f.is_finite()).ok_or_else(|| ctx.err(field, "number out of range")),
+        Value::Number(x) => x
+            .as_f64()
+            .filter(|f| f.is_finite())
+            .ok_or_else(|| ctx.err(field, "number out of range")),
         Value::String(s) if allow_inf => match s.as_str() {
             "inf" | "+inf" | "Infinity" | "infinity" => Ok(f64::INFINITY),
             "-inf" | "-Infinity" | "-infinity" => Ok(f64::NEG_INFINITY),
-            _ => Err(ctx.err(field, format!("expected a number or \"inf\"/\"-inf\", found {s:?}"))),
+            _ => Err(ctx.err(
+                field,
+                format!("expected a number or \"inf\"/\"-inf\", found {s:?}"),
+            )),
         },
         _ if allow_inf => Err(ctx.err(field, "expected a number or \"inf\"/\"-inf\"")),
         _ => Err(ctx.err(field, "expected a number")),
@@ -144,7 +168,9 @@ fn number(ctx: &Ctx, field: &str, v: &Value, allow_inf: bool) -> Result<f64, Jso
 }
 
 fn vector(ctx: &Ctx, field: &str, v: &Value, allow_inf: bool) -> Result<Vec<f64>, JsonError> {
-    let arr = v.as_array().ok_or_else(|| ctx.err(field, "expected an array of numbers"))?;
+    let arr = v
+        .as_array()
+        .ok_or_else(|| ctx.err(field, "expected an array of numbers"))?;
     arr.iter()
         .enumerate()
         .map(|(i, x)| number(ctx, &format!("{field}[{i}]"), x, allow_inf))
@@ -152,13 +178,17 @@ fn vector(ctx: &Ctx, field: &str, v: &Value, allow_inf: bool) -> Result<Vec<f64>
 }
 
 fn matrix(ctx: &Ctx, field: &str, v: &Value) -> Result<Matrix, JsonError> {
-    let rows = v.as_array().ok_or_else(|| ctx.err(field, "expected an array of rows"))?;
+    let rows = v
+        .as_array()
+        .ok_or_else(|| ctx.err(field, "expected an array of rows"))?;
     let rows: Vec<Vec<f64>> = rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
             let f = format!("{field}[{i}]");
-            let r = r.as_array().ok_or_else(|| ctx.err(&f, "expected an array of numbers"))?;
+            let r = r
+                .as_array()
+                .ok_or_else(|| ctx.err(&f, "expected an array of numbers"))?;
             r.iter()
                 .enumerate()
                 .map(|(j, x)| number(ctx, &format!("{f}[{j}]"), x, false))
@@ -170,13 +200,22 @@ fn matrix(ctx: &Ctx, field: &str, v: &Value) -> Result<Matrix, JsonError> {
 
 fn coupling(ctx: &Ctx, v: &Value) -> Result<Vec<FrictionPair>, JsonError> {
     let f = "friction_coupling";
-    let obj = v.as_object().ok_or_else(|| ctx.err(f, "expected an object {\"mu\", \"pairs\"}"))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| ctx.err(f, "expected an object {\"mu\", \"pairs\"}"))?;
     let pairs = obj
         .get("pairs")
         .ok_or_else(|| ctx.err("friction_coupling.pairs", "missing"))?
         .as_array()
-        .ok_or_else(|| ctx.err("friction_coupling.pairs", "expected an array of [t, n] pairs"))?;
-    let mu_v = obj.get("mu").ok_or_else(|| ctx.err("friction_coupling.mu", "missing"))?;
+        .ok_or_else(|| {
+            ctx.err(
+                "friction_coupling.pairs",
+                "expected an array of [t, n] pairs",
+            )
+        })?;
+    let mu_v = obj
+        .get("mu")
+        .ok_or_else(|| ctx.err("friction_coupling.mu", "missing"))?;
     let mus: Vec<f64> = match mu_v {
         Value::Array(_) => {
             let m = vector(ctx, "friction_coupling.mu", mu_v, false)?;
@@ -214,7 +253,11 @@ fn problem_error(ctx: &Ctx, e: &ProblemError, mat: &str, vec: &str) -> JsonError
         ProblemError::RaggedRow { row, .. } => format!("{mat}[{row}]"),
         ProblemError::NonFiniteMatrix { row, col, .. } => format!("{mat}[{row}][{col}]"),
         ProblemError::SizeMismatch { what, .. } => {
-            if *what == "q" || *what == "b" { vec.to_string() } else { what.to_string() }
+            if *what == "q" || *what == "b" {
+                vec.to_string()
+            } else {
+                what.to_string()
+            }
         }
         ProblemError::NonFiniteVector { row, .. } => format!("{vec}[{row}]"),
         ProblemError::NanBound { what, row } => format!("{what}[{row}]"),
@@ -244,7 +287,12 @@ fn bound(x: f64) -> Value {
 
 /// The result object of one method on one problem.
 #[must_use]
-pub fn result_json(name: Option<&str>, method: Method, outcome: &Result<Report, SolveError>, seconds: f64) -> Value {
+pub fn result_json(
+    name: Option<&str>,
+    method: Method,
+    outcome: &Result<Report, SolveError>,
+    seconds: f64,
+) -> Value {
     match outcome {
         Ok(r) => json!({
             "name": name,

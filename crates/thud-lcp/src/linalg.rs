@@ -17,7 +17,12 @@ pub(crate) struct Lu {
 impl Lu {
     /// Factors the principal sub-block `m[idx, idx]` (`idx` lists the rows/columns).
     /// `None` if a pivot is at most `pivot_tol` in magnitude.
-    pub(crate) fn factor_block(m: &Matrix, idx: &[usize], shift: f64, pivot_tol: f64) -> Option<Self> {
+    pub(crate) fn factor_block(
+        m: &Matrix,
+        idx: &[usize],
+        shift: f64,
+        pivot_tol: f64,
+    ) -> Option<Self> {
         let k = idx.len();
         let mut lu = Vec::with_capacity(k * k);
         for &i in idx {
@@ -106,7 +111,7 @@ pub(crate) fn symmetric_part_is_pd(m: &Matrix, shift: f64, pivot_tol: f64) -> bo
                 s -= l[i * n + k] * l[j * n + k];
             }
             if i == j {
-                if !(s > pivot_tol) {
+                if s.is_nan() || s <= pivot_tol {
                     return false;
                 }
                 l[i * n + i] = s.sqrt();

@@ -165,7 +165,8 @@ impl Matrix {
         }
         let tol = rel * self.max_abs();
         let n = self.rows;
-        (0..n).all(|i| (i + 1..n).all(|j| (self.data[i * n + j] - self.data[j * n + i]).abs() <= tol))
+        (0..n)
+            .all(|i| (i + 1..n).all(|j| (self.data[i * n + j] - self.data[j * n + i]).abs() <= tol))
     }
 
     /// The transpose.

@@ -254,7 +254,12 @@ impl BoxedLcp {
     }
 
     /// Convenience constructor from nested rows.
-    pub fn from_rows<R: AsRef<[f64]>>(a: &[R], b: &[f64], lo: &[f64], hi: &[f64]) -> Result<Self, ProblemError> {
+    pub fn from_rows<R: AsRef<[f64]>>(
+        a: &[R],
+        b: &[f64],
+        lo: &[f64],
+        hi: &[f64],
+    ) -> Result<Self, ProblemError> {
         Self::new(Matrix::from_rows(a)?, b.to_vec(), lo.to_vec(), hi.to_vec())
     }
 

@@ -33,7 +33,9 @@ pub struct Quality {
 /// `‖min(z, w)‖∞` over the common length.
 #[must_use]
 pub fn natural_residual(z: &[f64], w: &[f64]) -> f64 {
-    z.iter().zip(w).fold(0.0, |m, (a, b)| m.max(a.min(*b).abs()))
+    z.iter()
+        .zip(w)
+        .fold(0.0, |m, (a, b)| m.max(a.min(*b).abs()))
 }
 
 /// `|zᵀw|`.
@@ -74,7 +76,10 @@ pub fn box_violation(lambda: &[f64], lo: &[f64], hi: &[f64]) -> f64 {
 /// answer passes.
 #[must_use]
 pub fn threshold(tol: f64, q: &[f64], w: &[f64]) -> f64 {
-    let mz = q.iter().zip(w).fold(0.0f64, |m, (qi, wi)| m.max((wi - qi).abs()));
+    let mz = q
+        .iter()
+        .zip(w)
+        .fold(0.0f64, |m, (qi, wi)| m.max((wi - qi).abs()));
     tol * norm_inf(q).max(mz)
 }
 

@@ -70,7 +70,13 @@ impl Report {
     /// Builds the report for a candidate `z` of `p` (see the module docs for the
     /// downgrade of an inaccurate `Solved`). Panics if `z.len() ≠ p.n()` (internal).
     #[must_use]
-    pub fn for_lcp(p: &Lcp, z: Vec<f64>, iterations: usize, claimed: Status, tolerance: f64) -> Self {
+    pub fn for_lcp(
+        p: &Lcp,
+        z: Vec<f64>,
+        iterations: usize,
+        claimed: Status,
+        tolerance: f64,
+    ) -> Self {
         let w = p.w(&z);
         let residual = quality::natural_residual(&z, &w);
         let thr = quality::threshold(tolerance, p.q(), &w);
@@ -79,7 +85,13 @@ impl Report {
 
     /// Builds the report for a candidate `λ` of the boxed problem `p`.
     #[must_use]
-    pub fn for_boxed(p: &BoxedLcp, z: Vec<f64>, iterations: usize, claimed: Status, tolerance: f64) -> Self {
+    pub fn for_boxed(
+        p: &BoxedLcp,
+        z: Vec<f64>,
+        iterations: usize,
+        claimed: Status,
+        tolerance: f64,
+    ) -> Self {
         let w = p.w(&z);
         let (lo, hi) = p.effective_bounds(&z);
         let residual = quality::boxed_residual(&z, &w, &lo, &hi);
@@ -87,7 +99,14 @@ impl Report {
         Self::checked(z, w, iterations, claimed, residual, thr)
     }
 
-    fn checked(z: Vec<f64>, w: Vec<f64>, iterations: usize, claimed: Status, residual: f64, thr: f64) -> Self {
+    fn checked(
+        z: Vec<f64>,
+        w: Vec<f64>,
+        iterations: usize,
+        claimed: Status,
+        residual: f64,
+        thr: f64,
+    ) -> Self {
         let ok = residual <= thr;
         let status = match claimed {
             Status::Solved if !ok => Status::Singular,

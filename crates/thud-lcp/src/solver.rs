@@ -79,7 +79,10 @@ impl Options {
                 reason: format!("{w} is not in (0, 2)"),
             });
         }
-        for (option, v) in [("warm_start", &self.warm_start), ("covering", &self.covering)] {
+        for (option, v) in [
+            ("warm_start", &self.warm_start),
+            ("covering", &self.covering),
+        ] {
             if let Some(v) = v {
                 if v.len() != n {
                     return Err(SolveError::BadOption {
@@ -225,7 +228,9 @@ impl std::fmt::Display for Method {
 
 /// The name given to [`Method::from_str`](std::str::FromStr::from_str) is not a method.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown method {0:?} (expected one of auto, jacobi, pgs, sor, lemke, dantzig, dantzig-simple, boxed-pivot, kolesnikov, enumerate)")]
+#[error(
+    "unknown method {0:?} (expected one of auto, jacobi, pgs, sor, lemke, dantzig, dantzig-simple, boxed-pivot, kolesnikov, enumerate)"
+)]
 pub struct UnknownMethod(pub String);
 
 impl std::str::FromStr for Method {

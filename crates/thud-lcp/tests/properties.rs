@@ -22,7 +22,13 @@ fn agree_with_enumeration(p: &Lcp, methods: &[Method]) -> Result<(), TestCaseErr
         let r = m.solve(&problem, &tight()).unwrap();
         prop_assert_eq!(r.status, Status::Solved, "{} on {:?}", m, p);
         for i in 0..p.n() {
-            prop_assert!((r.z[i] - truth.z[i]).abs() <= 1e-8, "{}: z = {:?}, truth {:?}", m, r.z, truth.z);
+            prop_assert!(
+                (r.z[i] - truth.z[i]).abs() <= 1e-8,
+                "{}: z = {:?}, truth {:?}",
+                m,
+                r.z,
+                truth.z
+            );
         }
     }
     Ok(())

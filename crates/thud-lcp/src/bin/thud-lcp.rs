@@ -21,7 +21,11 @@ use thud_lcp::json::{NamedProblem, parse_problems, problem_json, result_json};
 use thud_lcp::{Method, Options};
 
 #[derive(Parser)]
-#[command(name = "thud-lcp", version, about = "Dense LCP and boxed-LCP solvers with JSON input and output")]
+#[command(
+    name = "thud-lcp",
+    version,
+    about = "Dense LCP and boxed-LCP solvers with JSON input and output"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -104,7 +108,12 @@ fn read_input(file: &str) -> Result<(Vec<NamedProblem>, bool), String> {
 fn run(problem: &NamedProblem, method: Method, options: &Options) -> Value {
     let start = Instant::now();
     let outcome = method.solve(&problem.problem, options);
-    result_json(problem.name.as_deref(), method, &outcome, start.elapsed().as_secs_f64())
+    result_json(
+        problem.name.as_deref(),
+        method,
+        &outcome,
+        start.elapsed().as_secs_f64(),
+    )
 }
 
 fn solve(method: Method, settings: &Settings, file: &str) -> Result<(), String> {
@@ -116,7 +125,10 @@ fn solve(method: Method, settings: &Settings, file: &str) -> Result<(), String> 
     } else {
         results.into_iter().next().unwrap_or(Value::Null)
     };
-    println!("{}", serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
+    );
     Ok(())
 }
 
@@ -133,8 +145,12 @@ fn compare(settings: &Settings, file: &str) -> Result<(), String> {
             let r = run(p, m, &options);
             let field = |k: &str| match &r[k] {
                 Value::Null => "-".to_string(),
-                Value::Number(x) if k == "residual" => format!("{:.3e}", x.as_f64().unwrap_or(f64::NAN)),
-                Value::Number(x) if k == "seconds" => format!("{:.3}", x.as_f64().unwrap_or(f64::NAN) * 1e3),
+                Value::Number(x) if k == "residual" => {
+                    format!("{:.3e}", x.as_f64().unwrap_or(f64::NAN))
+                }
+                Value::Number(x) if k == "seconds" => {
+                    format!("{:.3}", x.as_f64().unwrap_or(f64::NAN) * 1e3)
+                }
                 v => v.as_str().map_or_else(|| v.to_string(), str::to_string),
             };
             println!(
@@ -164,7 +180,10 @@ fn generate(class: Class, n: usize, seed: u64, count: u64) -> Result<(), String>
     } else {
         Value::Array(items)
     };
-    println!("{}", serde_json::to_string(&out).map_err(|e| e.to_string())?);
+    println!(
+        "{}",
+        serde_json::to_string(&out).map_err(|e| e.to_string())?
+    );
     Ok(())
 }
 
@@ -180,9 +199,18 @@ fn class_name(c: Class) -> &'static str {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Solve { method, settings, file } => solve(*method, settings, file),
+        Command::Solve {
+            method,
+            settings,
+            file,
+        } => solve(*method, settings, file),
         Command::Compare { settings, file } => compare(settings, file),
-        Command::Gen { class, n, seed, count } => generate(*class, *n, *seed, *count),
+        Command::Gen {
+            class,
+            n,
+            seed,
+            count,
+        } => generate(*class, *n, *seed, *count),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -44,12 +44,19 @@ impl Solver for Auto {
         let mut work = 0;
         if let Some(p) = problem.as_lcp() {
             let n = p.n();
-            let spd = p.m().is_symmetric(1e-12) && symmetric_part_is_pd(p.m(), 0.0, 1e-12 * p.scale());
+            let spd =
+                p.m().is_symmetric(1e-12) && symmetric_part_is_pd(p.m(), 0.0, 1e-12 * p.scale());
             if spd {
                 let r = boxed_pivot::solve_boxed(&p.to_boxed(), options)?;
                 work += r.iterations;
                 if r.is_solved() {
-                    return Ok(Report::for_lcp(&p, r.z, work, Status::Solved, options.tolerance));
+                    return Ok(Report::for_lcp(
+                        &p,
+                        r.z,
+                        work,
+                        Status::Solved,
+                        options.tolerance,
+                    ));
                 }
             }
             let mut r = lemke::solve_lcp(&p, options)?;

@@ -98,12 +98,18 @@ pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError
         let r = solve_linked(p, &lambda, options, 4 * n + 20);
         spent += r.iterations;
         if r.is_solved() {
-            return Ok(Report { iterations: spent, ..r });
+            return Ok(Report {
+                iterations: spent,
+                ..r
+            });
         }
         sweeps *= 2;
     }
     if p.coupling().is_empty() {
-        return Ok(Report { iterations: spent, ..first });
+        return Ok(Report {
+            iterations: spent,
+            ..first
+        });
     }
     // Last resort for coupled bounds: outer passes over fixed-bound problems.
     let mut o = options.clone();
@@ -250,7 +256,13 @@ mod tests {
     #[test]
     fn redundant_contacts_are_singular_but_solve() {
         // Two identical normal rows: A = [[1,1],[1,1]] is singular PSD.
-        let p = BoxedLcp::from_rows(&[[1.0, 1.0], [1.0, 1.0]], &[-1.0, -1.0], &[0.0, 0.0], &[f64::INFINITY; 2]).unwrap();
+        let p = BoxedLcp::from_rows(
+            &[[1.0, 1.0], [1.0, 1.0]],
+            &[-1.0, -1.0],
+            &[0.0, 0.0],
+            &[f64::INFINITY; 2],
+        )
+        .unwrap();
         let r = solve_boxed(&p, &Options::default()).unwrap();
         assert!(r.is_solved(), "{r:?}");
         assert!((r.z[0] + r.z[1] - 1.0).abs() < 1e-8);
@@ -259,8 +271,13 @@ mod tests {
     #[test]
     fn box_and_free_rows() {
         // 1-D: a λ + b with a = 2, b = −10, box [−1, 3] → λ = 3, w = −4 ≤ 0.
-        let p = BoxedLcp::from_rows(&[[2.0, 0.0], [0.0, 1.0]], &[-10.0, 5.0], &[-1.0, f64::NEG_INFINITY], &[3.0, f64::INFINITY])
-            .unwrap();
+        let p = BoxedLcp::from_rows(
+            &[[2.0, 0.0], [0.0, 1.0]],
+            &[-10.0, 5.0],
+            &[-1.0, f64::NEG_INFINITY],
+            &[3.0, f64::INFINITY],
+        )
+        .unwrap();
         let r = solve_boxed(&p, &Options::default()).unwrap();
         assert!(r.is_solved());
         assert_eq!(r.z[0], 3.0);

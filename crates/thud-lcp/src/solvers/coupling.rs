@@ -47,14 +47,26 @@ pub(crate) fn solve_coupled(
         let r = inner(&fixed, &lambda)?;
         total += r.iterations;
         if r.status != Status::Solved {
-            return Ok(Report::for_boxed(p, r.z, total, r.status, options.tolerance));
+            return Ok(Report::for_boxed(
+                p,
+                r.z,
+                total,
+                r.status,
+                options.tolerance,
+            ));
         }
         lambda = r.z;
         let w = p.w(&lambda);
         let (lo, hi) = p.effective_bounds(&lambda);
         let res = quality::boxed_residual(&lambda, &w, &lo, &hi);
         if res <= quality::threshold(options.tolerance, p.b(), &w) {
-            return Ok(Report::for_boxed(p, lambda, total, Status::Solved, options.tolerance));
+            return Ok(Report::for_boxed(
+                p,
+                lambda,
+                total,
+                Status::Solved,
+                options.tolerance,
+            ));
         }
         // Oscillating bounds: damp the update of the point they are read from.
         if res > 0.5 * last {
@@ -65,5 +77,11 @@ pub(crate) fn solve_coupled(
             *a += beta * (l - *a);
         }
     }
-    Ok(Report::for_boxed(p, lambda, total, Status::IterationLimit, options.tolerance))
+    Ok(Report::for_boxed(
+        p,
+        lambda,
+        total,
+        Status::IterationLimit,
+        options.tolerance,
+    ))
 }

@@ -71,7 +71,10 @@ pub fn solve_lcp(p: &Lcp, options: &Options) -> Result<Report, SolveError> {
         // Major cycle: the most negative basic variable is distinguished.
         let cmax = tab.c.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let ctol = 1e-12 * cmax;
-        let Some(r) = (0..n).filter(|&i| tab.c[i] < -ctol).min_by(|&a, &b| tab.c[a].total_cmp(&tab.c[b])) else {
+        let Some(r) = (0..n)
+            .filter(|&i| tab.c[i] < -ctol)
+            .min_by(|&a, &b| tab.c[a].total_cmp(&tab.c[b]))
+        else {
             let rep = finish(&tab, pivots, Status::Solved);
             return Ok(super::polish::polish_lcp(p, rep, tol));
         };

@@ -110,7 +110,12 @@ pub(crate) fn pick(tab: &Tableau, rule: Rule) -> Pick {
 
 /// Principal pivoting with `rule`; with `fallback`, a repeated basis switches to the
 /// least-index rule once before [`Status::Cycling`] is reported.
-pub(crate) fn principal_pivoting(p: &Lcp, options: &Options, rule: Rule, fallback: bool) -> Result<Report, SolveError> {
+pub(crate) fn principal_pivoting(
+    p: &Lcp,
+    options: &Options,
+    rule: Rule,
+    fallback: bool,
+) -> Result<Report, SolveError> {
     let n = p.n();
     options.validate(n)?;
     let tol = options.tolerance;

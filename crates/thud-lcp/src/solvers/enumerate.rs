@@ -92,7 +92,13 @@ pub fn solve_lcp(p: &Lcp, options: &Options) -> Result<Report, SolveError> {
     options.validate(p.n())?;
     check_size(p.n(), Some(1u64 << p.n().min(63)))?;
     let r = enumerate_patterns(&p.to_boxed(), options);
-    Ok(Report::for_lcp(p, r.z, r.iterations, r.status, options.tolerance))
+    Ok(Report::for_lcp(
+        p,
+        r.z,
+        r.iterations,
+        r.status,
+        options.tolerance,
+    ))
 }
 
 /// Enumerates the bound patterns of the boxed problem `p`, coupled friction rows
@@ -100,7 +106,9 @@ pub fn solve_lcp(p: &Lcp, options: &Options) -> Result<Report, SolveError> {
 pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError> {
     options.validate(p.n())?;
     let coupled = super::sor::coupling_table(p);
-    let count = (0..p.n()).try_fold(1u64, |acc, i| acc.checked_mul(states(p, &coupled, i).len() as u64));
+    let count = (0..p.n()).try_fold(1u64, |acc, i| {
+        acc.checked_mul(states(p, &coupled, i).len() as u64)
+    });
     check_size(p.n(), count)?;
     Ok(enumerate_patterns(p, options))
 }
@@ -135,7 +143,11 @@ fn enumerate_patterns(p: &BoxedLcp, options: &Options) -> Report {
         let mut k = 0;
         loop {
             if k == n {
-                let status = if skipped { Status::Singular } else { Status::NoSolution };
+                let status = if skipped {
+                    Status::Singular
+                } else {
+                    Status::NoSolution
+                };
                 let z = best.map_or_else(|| vec![0.0; n], |b| b.z);
                 return Report::for_boxed(p, z, tried, status, tol);
             }

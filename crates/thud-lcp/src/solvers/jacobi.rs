@@ -48,11 +48,25 @@ pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError
     for sweep in 0..=limit {
         let w = p.w(&lambda);
         let (lo, hi) = p.effective_bounds(&lambda);
-        if quality::boxed_residual(&lambda, &w, &lo, &hi) <= quality::threshold(options.tolerance, p.b(), &w) {
-            return Ok(Report::for_boxed(p, lambda, sweep, Status::Solved, options.tolerance));
+        if quality::boxed_residual(&lambda, &w, &lo, &hi)
+            <= quality::threshold(options.tolerance, p.b(), &w)
+        {
+            return Ok(Report::for_boxed(
+                p,
+                lambda,
+                sweep,
+                Status::Solved,
+                options.tolerance,
+            ));
         }
         if sweep == limit || !lambda.iter().all(|v| v.is_finite()) {
-            return Ok(Report::for_boxed(p, lambda, sweep, Status::IterationLimit, options.tolerance));
+            return Ok(Report::for_boxed(
+                p,
+                lambda,
+                sweep,
+                Status::IterationLimit,
+                options.tolerance,
+            ));
         }
         for i in 0..n {
             let d = p.a()[(i, i)];
@@ -64,5 +78,11 @@ pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError
         }
         std::mem::swap(&mut lambda, &mut next);
     }
-    Ok(Report::for_boxed(p, lambda, limit, Status::IterationLimit, options.tolerance))
+    Ok(Report::for_boxed(
+        p,
+        lambda,
+        limit,
+        Status::IterationLimit,
+        options.tolerance,
+    ))
 }

@@ -146,9 +146,16 @@ fn ratio_test(tab: &Tableau, s: usize, z0: usize) -> Option<usize> {
     }
     // Lexicographic: minimize (B⁻¹)_{i,j} / a_i column by column.
     for j in 0..n {
-        let vals: Vec<f64> = ties.iter().map(|&i| tab.binv(i, j) / -tab.at(i, s)).collect();
+        let vals: Vec<f64> = ties
+            .iter()
+            .map(|&i| tab.binv(i, j) / -tab.at(i, s))
+            .collect();
         let vmin = vals.iter().copied().fold(f64::INFINITY, f64::min);
-        let vtol = 1e-12 * vals.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(f64::MIN_POSITIVE);
+        let vtol = 1e-12
+            * vals
+                .iter()
+                .fold(0.0f64, |m, v| m.max(v.abs()))
+                .max(f64::MIN_POSITIVE);
         let kept: Vec<usize> = ties
             .iter()
             .zip(&vals)
@@ -169,7 +176,11 @@ mod tests {
 
     #[test]
     fn degenerate_example_three() {
-        let p = Lcp::from_rows(&[[1.0, 2.0, 0.0], [0.0, 1.0, 2.0], [2.0, 0.0, 1.0]], &[-1.0; 3]).unwrap();
+        let p = Lcp::from_rows(
+            &[[1.0, 2.0, 0.0], [0.0, 1.0, 2.0], [2.0, 0.0, 1.0]],
+            &[-1.0; 3],
+        )
+        .unwrap();
         let r = solve_lcp(&p, &Options::default()).unwrap();
         assert_eq!(r.status, Status::Solved, "{r:?}");
         for z in &r.z {
@@ -181,6 +192,9 @@ mod tests {
     fn ray_is_no_solution() {
         // w = −z − 1 can never be ≥ 0 with z ≥ 0.
         let p = Lcp::from_rows(&[[-1.0]], &[-1.0]).unwrap();
-        assert_eq!(solve_lcp(&p, &Options::default()).unwrap().status, Status::NoSolution);
+        assert_eq!(
+            solve_lcp(&p, &Options::default()).unwrap().status,
+            Status::NoSolution
+        );
     }
 }

@@ -39,7 +39,11 @@ impl Solver for Sor {
     }
 
     fn solve(&self, problem: &Problem, options: &Options) -> Result<Report, SolveError> {
-        solve_boxed(&problem.to_boxed(), options.omega.unwrap_or(DEFAULT_OMEGA), options)
+        solve_boxed(
+            &problem.to_boxed(),
+            options.omega.unwrap_or(DEFAULT_OMEGA),
+            options,
+        )
     }
 }
 
@@ -54,7 +58,12 @@ pub(crate) fn coupling_table(p: &BoxedLcp) -> Vec<Option<(usize, f64)>> {
 
 /// The bounds of row `i` at the current `λ`.
 #[inline]
-pub(crate) fn row_bounds(p: &BoxedLcp, coupled: &[Option<(usize, f64)>], lambda: &[f64], i: usize) -> (f64, f64) {
+pub(crate) fn row_bounds(
+    p: &BoxedLcp,
+    coupled: &[Option<(usize, f64)>],
+    lambda: &[f64],
+    i: usize,
+) -> (f64, f64) {
     match coupled[i] {
         Some((n, mu)) => {
             let h = mu * lambda[n].max(0.0);
@@ -72,7 +81,12 @@ pub fn sweep(p: &BoxedLcp, lambda: &mut [f64], omega: f64) -> (f64, f64) {
     sweep_with(p, &coupling_table(p), lambda, omega)
 }
 
-fn sweep_with(p: &BoxedLcp, coupled: &[Option<(usize, f64)>], lambda: &mut [f64], omega: f64) -> (f64, f64) {
+fn sweep_with(
+    p: &BoxedLcp,
+    coupled: &[Option<(usize, f64)>],
+    lambda: &mut [f64],
+    omega: f64,
+) -> (f64, f64) {
     assert_eq!(lambda.len(), p.n());
     let (a, b) = (p.a(), p.b());
     let (mut res, mut scale) = (0.0f64, 0.0f64);
@@ -115,10 +129,24 @@ pub fn solve_boxed(p: &BoxedLcp, omega: f64, options: &Options) -> Result<Report
         if res <= options.tolerance * bscale.max(scale) {
             let w = p.w(&lambda);
             let (lo, hi) = p.effective_bounds(&lambda);
-            if quality::boxed_residual(&lambda, &w, &lo, &hi) <= quality::threshold(options.tolerance, p.b(), &w) {
-                return Ok(Report::for_boxed(p, lambda, sweeps, Status::Solved, options.tolerance));
+            if quality::boxed_residual(&lambda, &w, &lo, &hi)
+                <= quality::threshold(options.tolerance, p.b(), &w)
+            {
+                return Ok(Report::for_boxed(
+                    p,
+                    lambda,
+                    sweeps,
+                    Status::Solved,
+                    options.tolerance,
+                ));
             }
         }
     }
-    Ok(Report::for_boxed(p, lambda, sweeps, Status::IterationLimit, options.tolerance))
+    Ok(Report::for_boxed(
+        p,
+        lambda,
+        sweeps,
+        Status::IterationLimit,
+        options.tolerance,
+    ))
 }
