@@ -18,7 +18,7 @@
 //! | [`mass`] | [`MassProperties`]: closed forms, polyhedra, compounds |
 //! | [`aabb`] | [`Aabb`] |
 //! | [`filter`] | [`CollisionFilter`] group/mask bits |
-//! | [`broadphase`] | [`BroadPhase`]: overlapping pairs, deterministic order |
+//! | [`broadphase`] | [`BroadPhase`]: overlapping pairs, deterministic order (on a dynamic AABB tree, `tree.rs`) |
 //! | [`manifold`] | [`Manifold`], [`ContactPoint`], [`FeatureId`]: the contract with the solver |
 //! | [`narrow`] | [`contact_manifolds`]: one routine per pair of shape kinds |
 //! | [`cache`] | [`NarrowPhase`]: persistent manifolds, parallel and deterministic |
@@ -48,6 +48,7 @@ pub mod mass;
 pub mod narrow;
 pub mod pose;
 pub mod shape;
+pub(crate) mod tree;
 
 pub use aabb::Aabb;
 pub use broadphase::BroadPhase;
