@@ -1,9 +1,85 @@
-//! Benchmark placeholder: the owning crate's work replaces this file.
-use criterion::{Criterion, criterion_group, criterion_main};
+//! thud-lcp benches: the exact solvers on dense SPD problems (n = 50, 200), one
+//! projected Gauss-Seidel / SOR sweep over a dense n = 1000 matrix, and the boxed
+//! pivoting solver on a contact problem with coupled friction.
+//!
+//! Targets (issue 2): Lemke on SPD n = 200 under 15 ms; one PGS sweep over dense
+//! n = 1000 under 1.5 ms. Run with
+//! `cargo bench --bench lcp -- --warm-up-time 1 --measurement-time 3`.
 
-fn placeholder(c: &mut Criterion) {
-    c.bench_function("placeholder", |b| b.iter(|| std::hint::black_box(1 + 1)));
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use thud_lcp::generate::{contact, spd};
+use thud_lcp::solvers::{boxed_pivot, dantzig, dantzig_simple, kolesnikov, lemke, sor};
+use thud_lcp::{Options, Report, SolveError};
+
+type LcpSolve = fn(&thud_lcp::Lcp, &Options) -> Result<Report, SolveError>;
+
+fn pivoting(c: &mut Criterion) {
+    let mut group = c.benchmark_group("pivoting_spd");
+    group.sample_size(10);
+    let opts = Options::default();
+    for n in [50, 200] {
+        let p = spd(n, 42);
+        let boxed = p.to_boxed();
+        let methods: [(&str, LcpSolve); 4] = [
+            ("lemke", lemke::solve_lcp),
+            ("dantzig", dantzig::solve_lcp),
+            ("dantzig-simple", dantzig_simple::solve_lcp),
+            ("kolesnikov", kolesnikov::solve_lcp),
+        ];
+        for (name, solve) in methods {
+            group.bench_with_input(BenchmarkId::new(name, n), &p, |b, p| {
+                b.iter(|| {
+                    let r = solve(black_box(p), &opts).expect("applies");
+                    assert!(r.is_solved());
+                    r
+                })
+            });
+        }
+        group.bench_with_input(BenchmarkId::new("boxed-pivot", n), &boxed, |b, p| {
+            b.iter(|| {
+                let r = boxed_pivot::solve_boxed(black_box(p), &opts).expect("applies");
+                assert!(r.is_solved());
+                r
+            })
+        });
+    }
+    group.finish();
 }
 
-criterion_group!(benches, placeholder);
+fn sweeps(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sweep_dense_1000");
+    let p = spd(1000, 7).to_boxed();
+    for (name, omega) in [("pgs", 1.0), ("sor", 1.3)] {
+        let mut lambda = vec![0.0; p.n()];
+        group.bench_function(name, |b| {
+            b.iter(|| sor::sweep(black_box(&p), &mut lambda, omega))
+        });
+    }
+    group.finish();
+}
+
+fn contact_problem(c: &mut Criterion) {
+    let mut group = c.benchmark_group("contact_boxed_pivot");
+    group.sample_size(10);
+    let opts = Options::default();
+    for n in [30, 120] {
+        let p = contact(n, 3);
+        group.bench_with_input(BenchmarkId::new("cold", n), &p, |b, p| {
+            b.iter(|| boxed_pivot::solve_boxed(black_box(p), &opts).expect("applies"))
+        });
+        let answer = boxed_pivot::solve_boxed(&p, &opts).expect("applies").z;
+        let warm = Options {
+            warm_start: Some(answer),
+            ..Options::default()
+        };
+        group.bench_with_input(BenchmarkId::new("warm", n), &p, |b, p| {
+            b.iter(|| boxed_pivot::solve_boxed(black_box(p), &warm).expect("applies"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, pivoting, sweeps, contact_problem);
 criterion_main!(benches);

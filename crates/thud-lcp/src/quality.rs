@@ -30,12 +30,20 @@ pub struct Quality {
     pub violation: f64,
 }
 
-/// `‖min(z, w)‖∞` over the common length.
+/// `‖min(z, w)‖∞` over the common length; `+∞` if any entry is not finite (a
+/// diverged iterate never passes).
 #[must_use]
 pub fn natural_residual(z: &[f64], w: &[f64]) -> f64 {
+    if !all_finite(z) || !all_finite(w) {
+        return f64::INFINITY;
+    }
     z.iter()
         .zip(w)
         .fold(0.0, |m, (a, b)| m.max(a.min(*b).abs()))
+}
+
+fn all_finite(v: &[f64]) -> bool {
+    v.iter().all(|x| x.is_finite())
 }
 
 /// `|zᵀw|`.
@@ -50,9 +58,13 @@ pub fn bound_violation(z: &[f64], w: &[f64]) -> f64 {
     z.iter().chain(w).fold(0.0, |m, v| m.max(-v))
 }
 
-/// `‖λ − clamp(λ − w, lo, hi)‖∞` over the common length.
+/// `‖λ − clamp(λ − w, lo, hi)‖∞` over the common length; `+∞` if any entry of `λ`
+/// or `w` is not finite.
 #[must_use]
 pub fn boxed_residual(lambda: &[f64], w: &[f64], lo: &[f64], hi: &[f64]) -> f64 {
+    if !all_finite(lambda) || !all_finite(w) {
+        return f64::INFINITY;
+    }
     let mut r = 0.0f64;
     for i in 0..lambda.len().min(w.len()).min(lo.len()).min(hi.len()) {
         let p = (lambda[i] - w[i]).max(lo[i]).min(hi[i]);
@@ -72,15 +84,21 @@ pub fn box_violation(lambda: &[f64], lo: &[f64], hi: &[f64]) -> f64 {
 }
 
 /// The pass mark for a residual: `tol · max(‖q‖∞, ‖w − q‖∞)` (`q` is `b` for a boxed
-/// problem, `w − q` is `Mz`). Zero only for the all-zero problem, where only an exact
-/// answer passes.
+/// problem, `w − q` is `Mz`). Zero for the all-zero problem, where only an exact
+/// answer passes, and for a non-finite `w`, which never passes.
 #[must_use]
 pub fn threshold(tol: f64, q: &[f64], w: &[f64]) -> f64 {
     let mz = q
         .iter()
         .zip(w)
         .fold(0.0f64, |m, (qi, wi)| m.max((wi - qi).abs()));
-    tol * norm_inf(q).max(mz)
+    let t = tol * norm_inf(q).max(mz);
+    // A non-finite `w` (a diverged iterate) must never pass: its mark is 0.
+    if t.is_finite() && all_finite(w) {
+        t
+    } else {
+        0.0
+    }
 }
 
 impl Lcp {

@@ -107,3 +107,21 @@ fn jacobi_converges_on_a_diagonally_dominant_matrix() {
         assert!((a - b).abs() < 1e-8);
     }
 }
+
+/// Regression: plain Jacobi diverges on a dense SPD matrix (not diagonally dominant);
+/// its NaN/∞ iterate was once reported as solved because `f64::max` skips NaN.
+#[test]
+fn diverging_jacobi_is_not_solved() {
+    let p: Problem = spd(200, 42).into();
+    let r = Method::Jacobi
+        .solve(
+            &p,
+            &Options {
+                max_iterations: Some(5000),
+                ..Options::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(r.status, Status::IterationLimit);
+    assert!(!r.residual.is_finite() || r.residual > 1e-6);
+}
