@@ -12,16 +12,26 @@
 //! | [`expect`] | expectations checked at given times |
 //! | [`load`] | RON text → validated [`Scene`], with `file:line:column` errors |
 //! | [`error`] | [`SceneError`] |
+//! | [`instantiate`] | scene data → `thud_dynamics::World` |
+//! | [`sim`] | [`Simulation`]: running a scene with its timeline and expectations |
+//! | [`metrics`] | energy, geometric penetration, percentiles |
+//! | [`summary`] | [`Summary`] (`summary.json`) and [`Report`] |
+//! | [`trajectory`] | `trajectory.csv` |
 //! | [`render`] | the software renderer: PNG frames and animated GIFs |
 
 pub mod error;
 pub mod expect;
+pub mod instantiate;
 pub mod load;
+pub mod metrics;
 pub mod pattern;
 pub mod render;
 pub mod schema;
+pub mod sim;
 pub mod standard;
+pub mod summary;
 pub mod timeline;
+pub mod trajectory;
 
 pub use error::{Location, SceneError};
 pub use expect::{Check, Expectation};
@@ -30,5 +40,7 @@ pub use pattern::{Jitter, Pattern, SplitMix64};
 pub use schema::{
     BodyDef, BodyKindDef, Camera, MaterialDef, PartDef, Scene, SceneSettings, ShapeDef,
 };
+pub use sim::{RunOptions, Simulation};
 pub use standard::{STANDARD_NAMES, standard};
+pub use summary::{Outcome, Report, Summary};
 pub use timeline::{Action, Event};

@@ -1,0 +1,133 @@
+//! Turning scene data into a [`thud_dynamics::World`]: shapes, colliders, bodies,
+//! settings. Every failure is a [`SceneError`] naming the body, never a panic.
+
+use glam::Vec3;
+use thud_collide::{Pose, Shape};
+use thud_dynamics::{BodyBuilder, BodyHandle, BodyKind, Collider, Settings, World};
+
+use crate::error::SceneError;
+use crate::schema::{BodyDef, BodyKindDef, SceneSettings, ShapeDef};
+
+/// The engine shape of a scene shape.
+pub fn shape_of(def: &ShapeDef) -> Result<Shape, SceneError> {
+    let r = match *def {
+        ShapeDef::Cuboid { half_extents } => Shape::cuboid(half_extents),
+        ShapeDef::Sphere { radius } => Shape::sphere(radius),
+        ShapeDef::Capsule {
+            half_height,
+            radius,
+        } => Shape::capsule(half_height, radius),
+        ShapeDef::Cylinder {
+            half_height,
+            radius,
+        } => Shape::cylinder(half_height, radius),
+        ShapeDef::Halfspace { normal } => Shape::halfspace(normal.normalize_or(Vec3::Y)),
+    };
+    r.map_err(|e| SceneError::Engine {
+        body: None,
+        message: e.to_string(),
+    })
+}
+
+/// The engine kind of a scene kind.
+#[must_use]
+pub fn kind_of(kind: BodyKindDef) -> BodyKind {
+    match kind {
+        BodyKindDef::Dynamic => BodyKind::Dynamic,
+        BodyKindDef::Kinematic => BodyKind::Kinematic,
+        BodyKindDef::Static => BodyKind::Static,
+    }
+}
+
+/// The world settings of a scene: the engine's defaults with the scene's dt, gravity,
+/// sleeping, and iterations and substeps where given.
+#[must_use]
+pub fn settings_of(s: &SceneSettings) -> Settings {
+    let mut out = Settings {
+        dt: s.dt,
+        gravity: s.gravity,
+        sleeping: s.sleeping,
+        ..Settings::default()
+    };
+    if let Some(i) = s.iterations {
+        out.iterations = i;
+    }
+    if let Some(n) = s.substeps {
+        out.substeps = n;
+    }
+    out
+}
+
+/// The shapes of a body with their poses relative to the body.
+pub fn shapes_of(def: &BodyDef) -> Result<Vec<(Pose, Shape)>, SceneError> {
+    let with_body = |e: SceneError| match e {
+        SceneError::Engine { message, .. } => SceneError::Engine {
+            body: Some(def.name.clone()),
+            message,
+        },
+        other => other,
+    };
+    let mut out = vec![(Pose::IDENTITY, shape_of(&def.shape).map_err(with_body)?)];
+    for part in &def.parts {
+        out.push((
+            Pose::new(part.position, part.rotation),
+            shape_of(&part.shape).map_err(with_body)?,
+        ));
+    }
+    Ok(out)
+}
+
+/// The builder of a body; `user_data` is stored on the body (the runner uses the
+/// body's index in its list).
+pub fn builder_of(def: &BodyDef, user_data: u64) -> Result<BodyBuilder, SceneError> {
+    let mut b = match def.kind {
+        BodyKindDef::Dynamic => BodyBuilder::dynamic(),
+        BodyKindDef::Kinematic => BodyBuilder::kinematic(),
+        BodyKindDef::Static => BodyBuilder::fixed(),
+    }
+    .position(def.position)
+    .rotation(def.rotation)
+    .linear_velocity(def.velocity)
+    .angular_velocity(def.angular_velocity)
+    .can_sleep(def.can_sleep)
+    .user_data(user_data);
+    for (pose, shape) in shapes_of(def)? {
+        b = b.collider(
+            Collider::new(shape)
+                .friction(def.friction)
+                .restitution(def.restitution)
+                .density(def.density)
+                .local_pose(pose),
+        );
+    }
+    if let Some(m) = def.mass {
+        b = b.mass(m);
+    }
+    Ok(b)
+}
+
+/// Adds a body to a world.
+pub fn add_body(
+    world: &mut World,
+    def: &BodyDef,
+    user_data: u64,
+) -> Result<BodyHandle, SceneError> {
+    let builder = builder_of(def, user_data)?;
+    world.add_body(builder).map_err(|e| SceneError::Engine {
+        body: Some(def.name.clone()),
+        message: e.to_string(),
+    })
+}
+
+/// A world holding `bodies` (in order) with `settings`; the handles in the same order.
+pub fn build_world(
+    settings: &SceneSettings,
+    bodies: &[BodyDef],
+) -> Result<(World, Vec<BodyHandle>), SceneError> {
+    let mut world = World::new(settings_of(settings));
+    let mut handles = Vec::with_capacity(bodies.len());
+    for (i, def) in bodies.iter().enumerate() {
+        handles.push(add_body(&mut world, def, i as u64)?);
+    }
+    Ok((world, handles))
+}
