@@ -32,10 +32,21 @@
 //! along the null space of `A` do not affect `w` and are simply left where the
 //! regularized solve puts them (the minimum-change answer).
 //!
-//! **Friction coupling** is reached by outer fixed-point passes
-//! ([`super::coupling`]): the bounds `±μ·λ_n` are frozen, the box problem is solved,
-//! the bounds are refreshed from the new `λ_n`, until bounds and answer agree.
-//! A warm start (last step's `λ`) gives the initial sets and usually means one solve.
+//! **Friction coupling.** A coupled friction row `t` at a bound is *linked* to its
+//! normal row, `λ_t = ±μ·λ_n`, and the link is substituted into the linear system
+//! ([`super::pattern`]), so one pattern search handles friction exactly. The sign
+//! tests use the bounds in force at the current `λ`. Coupled problems are not
+//! P-matrix problems, and the single-pivot fallback can then revisit a pattern: a
+//! pattern seen three times stops the search ([`Status::Cycling`]), and the solver
+//! moves to **hybrid rounds** — 16, 32, 64, … projected Gauss-Seidel sweeps from the
+//! last point, then a short pattern search warm-started there (near the answer the
+//! sets PGS suggests are nearly right, and the search finishes exactly). As a last
+//! resort the bounds are reached by damped outer fixed-point passes
+//! ([`super::coupling`]). On the random contact problems of [`crate::generate`]
+//! (n = 6…60, 1200 instances) every instance is solved, in 5–16 solves on average.
+//!
+//! **Warm start.** `Options::warm_start` (last step's `λ`) gives the initial sets;
+//! from the right sets the solve takes one factorization.
 //!
 //! **Cost.** One LU of the free block per step (`⅔|F|³`) plus `n²` for `w`;
 //! typically 2–10 steps from a cold start. Pivot and sign tolerances are relative to
