@@ -41,7 +41,7 @@ pub struct DrawBody<'a> {
 
 /// Direction towards the sun (unit).
 fn sun() -> Vec3 {
-    Vec3::new(0.4, 0.75, 0.55).normalize()
+    Vec3::new(-0.55, 0.7, 0.45).normalize()
 }
 
 const PALETTE: [[f32; 3]; 8] = [
