@@ -1,27 +1,36 @@
 //! The narrowphase with its persistent manifold cache.
 //!
 //! Each step the caller hands [`NarrowPhase::update`] the broadphase pairs and
-//! the world shapes and poses indexed by collider slot. For every pair the
-//! manifolds are computed afresh ([`crate::contact_manifolds`]); then each new
-//! manifold is matched to last step's manifold with the same key
-//! `(a, b, sub_a, sub_b)`, and each new point to an old point:
+//! the world shapes and poses indexed by collider slot. For every pair:
 //!
-//! 1. by equal [`crate::FeatureId`] (the same features still touch), else
-//! 2. by proximity: the unused old point whose `local_a` anchor is nearest,
-//!    if within `match_distance` and the normals agree (cos > 0.7).
+//! 1. **Reuse.** If the pair's relative pose `T_a⁻¹·T_b` is within 0.5 mm and
+//!    0.5° of the one its manifolds were computed at, the manifolds are kept:
+//!    the normal (stored in A's frame) and the anchors `local_a`, `local_b` are
+//!    mapped through the new poses, and `point` and `separation = n·(x_b − x_a)`
+//!    recomputed. Resting and slowly creeping contacts — most of a settled
+//!    stack — cost a few transforms. (Jolt's body-pair cache does the same.)
+//!    The reference pose is not updated on reuse, so slow drift still triggers a
+//!    recomputation once it adds up to the threshold.
+//! 2. **Recompute** otherwise ([`crate::contact_manifolds`]); each new manifold
+//!    is matched with last step's manifold of the same `(a, b, sub_a, sub_b)`,
+//!    and each new point with an old point by equal [`crate::FeatureId`] (the
+//!    same features still touch), else by proximity: the unused old point whose
+//!    `local_a` is nearest, within `match_distance`, if the normals agree
+//!    (cos > 0.7).
 //!
 //! A matched point inherits the old point's `user` data (the solver's
 //! accumulated impulses: warm starting); a new point starts at zero. Pairs not
-//! listed this step, or listed but no longer touching, are forgotten.
+//! listed this step are forgotten.
 //!
 //! **Determinism and threads.** Pairs are processed in chunks on the rayon pool;
-//! each pair's manifolds depend only on that pair's inputs and the chunks are
-//! concatenated in pair order, so the output — order and every bit of every
-//! value — is the same for any number of threads. The output is sorted by
-//! `(a, b, sub_a, sub_b)` (already the case when the pairs come sorted, as the
-//! broadphase gives them).
+//! each pair's result depends only on its own inputs and last step's entry for
+//! the same pair, and the chunks are concatenated in pair order, so the output —
+//! order and every bit of every value — is the same for any number of threads.
+//! The output is sorted by `(a, b, sub_a, sub_b)`.
 
 use rayon::prelude::*;
+
+use glam::Vec3;
 
 use crate::{Manifold, Pose, Shape, contact_manifolds};
 
@@ -40,22 +49,44 @@ pub struct PairManifold {
     pub manifold: Manifold,
 }
 
-impl PairManifold {
-    fn key(&self) -> (u32, u32, u32, u32) {
-        (self.a, self.b, self.sub_a, self.sub_b)
-    }
+/// Pairs per parallel task.
+const CHUNK: usize = 256;
+
+/// Per-pair cache entry: the relative pose the pair's manifolds were computed at
+/// and where they sit in the manifold list.
+#[derive(Clone, Copy, Debug)]
+struct PairState {
+    a: u32,
+    b: u32,
+    /// B's pose in A's frame when the manifolds were last computed.
+    rel: Pose,
+    start: u32,
+    count: u32,
 }
 
-/// Pairs per parallel task.
-const CHUNK: usize = 128;
+/// One chunk's output.
+struct ChunkOut {
+    manifolds: Vec<PairManifold>,
+    normals: Vec<Vec3>,
+    states: Vec<PairState>,
+    recomputed: usize,
+}
 
 /// Narrowphase with persistent manifolds (see the module notes).
 #[derive(Clone, Debug)]
 pub struct NarrowPhase {
     manifolds: Vec<PairManifold>,
     previous: Vec<PairManifold>,
+    /// Each manifold's normal in A's local frame (parallel to `manifolds`).
+    normals: Vec<Vec3>,
+    prev_normals: Vec<Vec3>,
+    states: Vec<PairState>,
+    prev_states: Vec<PairState>,
     match_distance: f32,
+    reuse_distance: f32,
+    reuse_cos_half_angle: f32,
     parallel: bool,
+    recomputed: usize,
 }
 
 impl Default for NarrowPhase {
@@ -65,14 +96,23 @@ impl Default for NarrowPhase {
 }
 
 impl NarrowPhase {
-    /// An empty narrowphase (proximity matching within 5 cm, parallel).
+    /// An empty narrowphase: proximity matching within 5 cm; manifolds reused while
+    /// the pair's relative pose stays within 0.5 mm and 0.5° of where they were
+    /// computed; parallel.
     #[must_use]
     pub fn new() -> Self {
         Self {
             manifolds: Vec::new(),
             previous: Vec::new(),
+            normals: Vec::new(),
+            prev_normals: Vec::new(),
+            states: Vec::new(),
+            prev_states: Vec::new(),
             match_distance: 0.05,
+            reuse_distance: 5e-4,
+            reuse_cos_half_angle: (0.25f32.to_radians()).cos(),
             parallel: true,
+            recomputed: 0,
         }
     }
 
@@ -83,123 +123,163 @@ impl NarrowPhase {
         self
     }
 
+    /// Sets the reuse thresholds: a pair whose relative pose moved less than
+    /// `distance` (m) and turned less than `angle` (rad) since its manifolds were
+    /// computed keeps them (anchors refreshed). `(0, 0)` recomputes every pair.
+    #[must_use]
+    pub fn with_reuse_thresholds(mut self, distance: f32, angle: f32) -> Self {
+        let ok = |x: f32| if x.is_finite() { x.max(0.0) } else { 0.0 };
+        self.reuse_distance = ok(distance);
+        let angle = ok(angle);
+        self.reuse_cos_half_angle = if angle > 0.0 {
+            (0.5 * angle).cos()
+        } else {
+            2.0
+        };
+        self
+    }
+
     /// Enables or disables the rayon path (results are identical either way).
     pub fn set_parallel(&mut self, parallel: bool) {
         self.parallel = parallel;
     }
 
+    /// How many pairs were recomputed (not reused) in the last update.
+    #[must_use]
+    pub fn recomputed_pairs(&self) -> usize {
+        self.recomputed
+    }
+
     /// Computes the manifolds of `pairs`, carrying `user` data over from the last step.
     ///
     /// `shapes[k]` and `poses[k]` are the world shape and pose of collider slot `k`;
-    /// pairs naming a slot out of range, or a slot with itself, are skipped.
+    /// pairs naming a slot out of range, or a slot with itself, are skipped. Pairs
+    /// need not be sorted (they are sorted here if they are not).
     pub fn update(&mut self, pairs: &[(u32, u32)], shapes: &[Shape], poses: &[Pose], margin: f32) {
+        // Same pair list as last step (the common case): update in place, which
+        // touches only the points that change.
+        let same = pairs.len() == self.states.len()
+            && pairs
+                .iter()
+                .zip(&self.states)
+                .all(|(p, s)| *p == (s.a, s.b));
+        if same && self.update_in_place(shapes, poses, margin) {
+            return;
+        }
         std::mem::swap(&mut self.manifolds, &mut self.previous);
+        std::mem::swap(&mut self.normals, &mut self.prev_normals);
+        std::mem::swap(&mut self.states, &mut self.prev_states);
         self.manifolds.clear();
-        let run = |chunk: &[(u32, u32)], out: &mut Vec<PairManifold>| {
-            let mut tmp = Vec::new();
-            for &(a, b) in chunk {
-                let (ia, ib) = (a as usize, b as usize);
-                if a == b
-                    || ia >= shapes.len()
-                    || ib >= shapes.len()
-                    || ia >= poses.len()
-                    || ib >= poses.len()
-                {
-                    continue;
-                }
-                tmp.clear();
-                contact_manifolds(
-                    &shapes[ia],
-                    &poses[ia],
-                    &shapes[ib],
-                    &poses[ib],
-                    margin,
-                    &mut tmp,
-                );
-                out.extend(tmp.drain(..).map(|(sub_a, sub_b, manifold)| PairManifold {
-                    a,
-                    b,
-                    sub_a,
-                    sub_b,
-                    manifold,
-                }));
-            }
+        self.normals.clear();
+        self.states.clear();
+        let sorted;
+        let pairs = if pairs.is_sorted() {
+            pairs
+        } else {
+            let mut p = pairs.to_vec();
+            p.sort_unstable();
+            p.dedup();
+            sorted = p;
+            &sorted[..]
         };
+        let ctx = Ctx {
+            shapes,
+            poses,
+            margin,
+            prev: &self.previous,
+            prev_normals: &self.prev_normals,
+            prev_states: &self.prev_states,
+            match_tol2: self.match_distance * self.match_distance,
+            reuse_d2: self.reuse_distance * self.reuse_distance,
+            reuse_cos: self.reuse_cos_half_angle,
+        };
+        self.recomputed = 0;
         if self.parallel && pairs.len() > CHUNK && rayon::current_num_threads() > 1 {
-            let parts: Vec<Vec<PairManifold>> = pairs
+            let mut outs: Vec<ChunkOut> = pairs
                 .par_chunks(CHUNK)
-                .map(|chunk| {
-                    let mut v = Vec::with_capacity(chunk.len());
-                    run(chunk, &mut v);
-                    v
+                .map(|c| {
+                    let mut o = ChunkOut {
+                        manifolds: Vec::with_capacity(c.len() + c.len() / 4),
+                        normals: Vec::with_capacity(c.len() + c.len() / 4),
+                        states: Vec::with_capacity(c.len()),
+                        recomputed: 0,
+                    };
+                    ctx.run(c, &mut o);
+                    o
                 })
                 .collect();
-            for mut p in parts {
-                self.manifolds.append(&mut p);
+            for o in &mut outs {
+                let base = self.manifolds.len() as u32;
+                self.recomputed += o.recomputed;
+                self.states.extend(o.states.iter().map(|s| PairState {
+                    start: s.start + base,
+                    ..*s
+                }));
+                self.manifolds.append(&mut o.manifolds);
+                self.normals.append(&mut o.normals);
             }
         } else {
-            let mut out = std::mem::take(&mut self.manifolds);
-            run(pairs, &mut out);
-            self.manifolds = out;
-        }
-        if !self.manifolds.is_sorted_by_key(PairManifold::key) {
-            self.manifolds.sort_by_key(PairManifold::key);
-        }
-        self.match_previous();
-    }
-
-    fn match_previous(&mut self) {
-        let old = &self.previous;
-        let mut j = 0;
-        let tol2 = self.match_distance * self.match_distance;
-        for m in &mut self.manifolds {
-            let key = m.key();
-            while j < old.len() && old[j].key() < key {
-                j += 1;
-            }
-            if j >= old.len() {
-                break;
-            }
-            if old[j].key() != key {
-                continue;
-            }
-            let om = &old[j].manifold;
-            let mut used = [false; 8];
-            // Pass 1: feature ids.
-            let mut matched = [false; 8];
-            for (pi, p) in m.manifold.points.iter_mut().enumerate().take(8) {
-                for (k, q) in om.points.iter().enumerate().take(8) {
-                    if !used[k] && q.feature == p.feature {
-                        used[k] = true;
-                        matched[pi] = true;
-                        p.user = q.user;
-                        break;
-                    }
-                }
-            }
-            // Pass 2: proximity.
-            if m.manifold.normal.dot(om.normal) > 0.7 {
-                for (pi, p) in m.manifold.points.iter_mut().enumerate().take(8) {
-                    if matched[pi] {
-                        continue;
-                    }
-                    let mut best = None;
-                    let mut bd = tol2;
-                    for (k, q) in om.points.iter().enumerate().take(8) {
-                        let d = (q.local_a - p.local_a).length_squared();
-                        if !used[k] && d <= bd {
-                            bd = d;
-                            best = Some(k);
-                        }
-                    }
-                    if let Some(k) = best {
-                        used[k] = true;
-                        p.user = om.points[k].user;
-                    }
-                }
-            }
+            // One chunk writing straight into our buffers (their capacity is kept).
+            let mut o = ChunkOut {
+                manifolds: std::mem::take(&mut self.manifolds),
+                normals: std::mem::take(&mut self.normals),
+                states: std::mem::take(&mut self.states),
+                recomputed: 0,
+            };
+            ctx.run(pairs, &mut o);
+            self.manifolds = o.manifolds;
+            self.normals = o.normals;
+            self.states = o.states;
+            self.recomputed = o.recomputed;
         }
         self.previous.clear();
+        self.prev_normals.clear();
+        self.prev_states.clear();
+    }
+
+    /// In-place update for an unchanged pair list. Returns false (after leaving
+    /// a consistent state behind) if some pair's manifold structure changed.
+    fn update_in_place(&mut self, shapes: &[Shape], poses: &[Pose], margin: f32) -> bool {
+        let ctx = InPlace {
+            shapes,
+            poses,
+            margin,
+            match_tol2: self.match_distance * self.match_distance,
+            reuse_d2: self.reuse_distance * self.reuse_distance,
+            reuse_cos: self.reuse_cos_half_angle,
+        };
+        let total = self.states.len();
+        let (ok, recomputed) = if self.parallel && total > CHUNK && rayon::current_num_threads() > 1
+        {
+            // Split states, manifolds and normals into matching disjoint chunks.
+            let mut parts = Vec::with_capacity(total / CHUNK + 1);
+            let (mut st, mut ms, mut ns) = (
+                &mut self.states[..],
+                &mut self.manifolds[..],
+                &mut self.normals[..],
+            );
+            while !st.is_empty() {
+                let k = CHUNK.min(st.len());
+                let (s0, s1) = st.split_at_mut(k);
+                let end = s0.last().map_or(0, |x| (x.start + x.count) as usize);
+                let begin = s0.first().map_or(0, |x| x.start as usize);
+                let used = end - begin;
+                let (m0, m1) = ms.split_at_mut(used);
+                let (n0, n1) = ns.split_at_mut(used);
+                parts.push((s0, m0, n0, begin));
+                st = s1;
+                ms = m1;
+                ns = n1;
+            }
+            parts
+                .into_par_iter()
+                .map(|(s, m, n, begin)| ctx.run(s, m, n, begin))
+                .reduce(|| (true, 0), |x, y| (x.0 && y.0, x.1 + y.1))
+        } else {
+            ctx.run(&mut self.states, &mut self.manifolds, &mut self.normals, 0)
+        };
+        self.recomputed = recomputed;
+        ok
     }
 
     /// This step's manifolds in ascending `(a, b, sub_a, sub_b)` order.
@@ -216,6 +296,255 @@ impl NarrowPhase {
     /// Forgets every manifold.
     pub fn clear(&mut self) {
         self.manifolds.clear();
-        self.previous.clear();
+        self.normals.clear();
+        self.states.clear();
+    }
+}
+
+/// Inputs of the in-place update.
+struct InPlace<'a> {
+    shapes: &'a [Shape],
+    poses: &'a [Pose],
+    margin: f32,
+    match_tol2: f32,
+    reuse_d2: f32,
+    reuse_cos: f32,
+}
+
+impl InPlace<'_> {
+    /// Updates the pairs `states` whose manifolds are `ms` (offset `begin` in the
+    /// full list). Returns (structure unchanged, pairs recomputed).
+    fn run(
+        &self,
+        states: &mut [PairState],
+        ms: &mut [PairManifold],
+        ns: &mut [Vec3],
+        begin: usize,
+    ) -> (bool, usize) {
+        let mut ok = true;
+        let mut recomputed = 0;
+        let mut tmp = Vec::new();
+        for st in states.iter_mut() {
+            let (ia, ib) = (st.a as usize, st.b as usize);
+            if ia >= self.shapes.len()
+                || ib >= self.shapes.len()
+                || ia >= self.poses.len()
+                || ib >= self.poses.len()
+            {
+                ok = false;
+                continue;
+            }
+            let (pa, pb) = (&self.poses[ia], &self.poses[ib]);
+            let rel = pa.inv_mul(pb);
+            let range = st.start as usize - begin..(st.start + st.count) as usize - begin;
+            if (rel.position - st.rel.position).length_squared() <= self.reuse_d2
+                && rel.rotation.dot(st.rel.rotation).abs() >= self.reuse_cos
+            {
+                let (ra, rb) = (pa.rotation_matrix(), pb.rotation_matrix());
+                for (m, nl) in ms[range.clone()].iter_mut().zip(&ns[range]) {
+                    let n = ra * *nl;
+                    m.manifold.normal = n;
+                    for p in &mut m.manifold.points {
+                        let xa = ra * p.local_a + pa.position;
+                        let xb = rb * p.local_b + pb.position;
+                        p.point = (xa + xb) * 0.5;
+                        p.separation = n.dot(xb - xa);
+                    }
+                }
+                continue;
+            }
+            recomputed += 1;
+            tmp.clear();
+            contact_manifolds(
+                &self.shapes[ia],
+                pa,
+                &self.shapes[ib],
+                pb,
+                self.margin,
+                &mut tmp,
+            );
+            let same_shape = tmp.len() == range.len()
+                && tmp
+                    .iter()
+                    .zip(&ms[range.clone()])
+                    .all(|(t, m)| (t.0, t.1) == (m.sub_a, m.sub_b));
+            if !same_shape {
+                // Leave this pair as it was; the caller rebuilds the list.
+                ok = false;
+                continue;
+            }
+            for ((_, _, mut manifold), (old, nl)) in tmp
+                .drain(..)
+                .zip(ms[range.clone()].iter_mut().zip(&mut ns[range.clone()]))
+            {
+                carry_user(&mut manifold, &old.manifold, self.match_tol2);
+                *nl = pa.inverse_transform_vector(manifold.normal);
+                old.manifold = manifold;
+            }
+            st.rel = rel;
+        }
+        (ok, recomputed)
+    }
+}
+
+/// Read-only inputs shared by the chunks.
+struct Ctx<'a> {
+    shapes: &'a [Shape],
+    poses: &'a [Pose],
+    margin: f32,
+    prev: &'a [PairManifold],
+    prev_normals: &'a [Vec3],
+    prev_states: &'a [PairState],
+    match_tol2: f32,
+    reuse_d2: f32,
+    reuse_cos: f32,
+}
+
+impl Ctx<'_> {
+    fn run(&self, chunk: &[(u32, u32)], out: &mut ChunkOut) {
+        let mut tmp = Vec::new();
+        // Pairs and states are both sorted: walk them together.
+        let mut cursor = chunk
+            .first()
+            .map_or(0, |&f| self.prev_states.partition_point(|s| (s.a, s.b) < f));
+        for &(a, b) in chunk {
+            let (ia, ib) = (a as usize, b as usize);
+            if a == b
+                || ia >= self.shapes.len()
+                || ib >= self.shapes.len()
+                || ia >= self.poses.len()
+                || ib >= self.poses.len()
+            {
+                continue;
+            }
+            let (pa, pb) = (&self.poses[ia], &self.poses[ib]);
+            let rel = pa.inv_mul(pb);
+            while cursor < self.prev_states.len()
+                && (self.prev_states[cursor].a, self.prev_states[cursor].b) < (a, b)
+            {
+                cursor += 1;
+            }
+            let old = self
+                .prev_states
+                .get(cursor)
+                .filter(|s| (s.a, s.b) == (a, b))
+                .copied();
+            let start = out.manifolds.len() as u32;
+            if let Some(st) = old
+                && (rel.position - st.rel.position).length_squared() <= self.reuse_d2
+                && rel.rotation.dot(st.rel.rotation).abs() >= self.reuse_cos
+            {
+                // Reuse: same manifolds, anchors re-evaluated at the new poses.
+                let range = st.start as usize..(st.start + st.count) as usize;
+                let (ra, rb) = (pa.rotation_matrix(), pb.rotation_matrix());
+                for (m, nl) in self.prev[range.clone()]
+                    .iter()
+                    .zip(&self.prev_normals[range])
+                {
+                    let n = ra * *nl;
+                    let mut points = m.manifold.points.clone();
+                    for p in &mut points {
+                        let xa = ra * p.local_a + pa.position;
+                        let xb = rb * p.local_b + pb.position;
+                        p.point = (xa + xb) * 0.5;
+                        p.separation = n.dot(xb - xa);
+                    }
+                    out.manifolds.push(PairManifold {
+                        a,
+                        b,
+                        sub_a: m.sub_a,
+                        sub_b: m.sub_b,
+                        manifold: Manifold { normal: n, points },
+                    });
+                    out.normals.push(*nl);
+                }
+                out.states.push(PairState {
+                    a,
+                    b,
+                    rel: st.rel,
+                    start,
+                    count: st.count,
+                });
+                continue;
+            }
+            out.recomputed += 1;
+            tmp.clear();
+            contact_manifolds(
+                &self.shapes[ia],
+                pa,
+                &self.shapes[ib],
+                pb,
+                self.margin,
+                &mut tmp,
+            );
+            let old_ms = old.map_or(&[][..], |st| {
+                &self.prev[st.start as usize..(st.start + st.count) as usize]
+            });
+            let mut j = 0;
+            for (sub_a, sub_b, manifold) in tmp.drain(..) {
+                let mut pm = PairManifold {
+                    a,
+                    b,
+                    sub_a,
+                    sub_b,
+                    manifold,
+                };
+                while j < old_ms.len() && (old_ms[j].sub_a, old_ms[j].sub_b) < (sub_a, sub_b) {
+                    j += 1;
+                }
+                if j < old_ms.len() && (old_ms[j].sub_a, old_ms[j].sub_b) == (sub_a, sub_b) {
+                    carry_user(&mut pm.manifold, &old_ms[j].manifold, self.match_tol2);
+                }
+                out.normals
+                    .push(pa.inverse_transform_vector(pm.manifold.normal));
+                out.manifolds.push(pm);
+            }
+            let count = out.manifolds.len() as u32 - start;
+            out.states.push(PairState {
+                a,
+                b,
+                rel,
+                start,
+                count,
+            });
+        }
+    }
+}
+
+/// Copies `user` from the old manifold's points to the new one's: by feature id,
+/// then by proximity of the A anchors (within `tol2`, squared metres).
+fn carry_user(new: &mut Manifold, old: &Manifold, tol2: f32) {
+    let mut used = [false; 8];
+    let mut matched = [false; 8];
+    for (pi, p) in new.points.iter_mut().enumerate().take(8) {
+        for (k, q) in old.points.iter().enumerate().take(8) {
+            if !used[k] && q.feature == p.feature {
+                used[k] = true;
+                matched[pi] = true;
+                p.user = q.user;
+                break;
+            }
+        }
+    }
+    if new.normal.dot(old.normal) <= 0.7 {
+        return;
+    }
+    for (pi, p) in new.points.iter_mut().enumerate().take(8) {
+        if matched[pi] {
+            continue;
+        }
+        let mut best = None;
+        let mut bd = tol2;
+        for (k, q) in old.points.iter().enumerate().take(8) {
+            let d = (q.local_a - p.local_a).length_squared();
+            if !used[k] && d <= bd {
+                bd = d;
+                best = Some(k);
+            }
+        }
+        if let Some(k) = best {
+            used[k] = true;
+            p.user = old.points[k].user;
+        }
     }
 }
