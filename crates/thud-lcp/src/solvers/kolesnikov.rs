@@ -14,9 +14,9 @@
 //! example 3, on which plain Lemke cycles — in a few.
 //!
 //! Convergence is not proven in general, so the solver remembers every basis it has
-//! visited and reports [`Status::Cycling`] on a repeat; it reports
-//! [`Status::NoSolution`] only with a proof (a negative row with no positive entry)
-//! and [`Status::Singular`] when no usable diagonal pivot remains. Cost `n²` per step.
+//! visited and reports [`Status::Cycling`](crate::Status::Cycling) on a repeat; it reports
+//! [`Status::NoSolution`](crate::Status::NoSolution) only with a proof (a negative row with no positive entry)
+//! and [`Status::Singular`](crate::Status::Singular) when no usable diagonal pivot remains. Cost `n²` per step.
 
 use super::dantzig_simple::{Rule, principal_pivoting};
 use crate::problem::{Lcp, Problem};

@@ -4,7 +4,9 @@
 //! Pivoting (exact): [`lemke`], [`dantzig`], [`dantzig_simple`], [`boxed_pivot`],
 //! [`kolesnikov`]; exhaustive: [`enumerate`]; the chooser: [`auto`].
 //! Shared machinery: [`coupling`] (outer passes for friction bounds) and the
-//! condensed pivoting tableau in `tableau` (Jordan exchanges).
+//! condensed pivoting tableau in [`tableau`] (Jordan exchanges) and the
+//! linked active-set solve in [`pattern`]; both are internal (documented here for
+//! their math).
 
 pub mod auto;
 pub mod boxed_pivot;
@@ -15,8 +17,8 @@ pub mod enumerate;
 pub mod jacobi;
 pub mod kolesnikov;
 pub mod lemke;
-mod pattern;
+pub mod pattern;
 pub mod pgs;
 mod polish;
 pub mod sor;
-pub(crate) mod tableau;
+pub mod tableau;

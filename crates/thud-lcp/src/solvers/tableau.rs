@@ -23,7 +23,7 @@
 //! Since `T = −B⁻¹N` for the basis matrix `B` of the original system
 //! `[I, −M, −d]·x = q`, the columns of `B⁻¹` needed by the lexicographic ratio test
 //! can be read back: column `j` of `B⁻¹` is `−T_{·,col(w_j)}` when `w_j` is nonbasic,
-//! and the unit vector of `w_j`'s row when it is basic ([`Tableau::binv`]).
+//! and the unit vector of `w_j`'s row when it is basic (`Tableau::binv`).
 
 use crate::matrix::Matrix;
 
