@@ -12,9 +12,10 @@
 //!    done.
 //! 3. Lemke ended on a ray, cycled, or hit a singular pivot. If `n ≤ 20` the problem
 //!    is settled by [`super::enumerate`], whose status is exact (up to singular
-//!    patterns, reported as such). For larger `n` Lemke's report stands: a ray on a
-//!    PSD matrix is a proof of infeasibility; on other matrices `no_solution` then
-//!    means "Lemke's ray", as documented there.
+//!    patterns, reported as such) — except that Lemke's ray on a PSD matrix (a
+//!    proof of infeasibility) is kept when enumeration only says "singular". For
+//!    larger `n` Lemke's report stands: a proof for PSD matrices; on other matrices
+//!    `no_solution` then means "Lemke's ray", as documented there.
 //!
 //! **Boxed problem** (finite bounds, free rows or friction coupling):
 //! [`super::boxed_pivot`] (with outer passes for coupling); if it does not report
@@ -29,6 +30,16 @@ use crate::report::{Report, Status};
 use crate::solver::{Options, SolveError, Solver};
 
 use super::{boxed_pivot, enumerate, lemke};
+
+/// Whether `M` is numerically positive semi-definite (`xᵀMx ≥ 0`): its symmetric part
+/// plus `10⁻¹⁰·scale·I` has a Cholesky factorization.
+fn is_psd(p: &crate::problem::Lcp) -> bool {
+    let s = p.m().max_abs();
+    if s == 0.0 {
+        return true;
+    }
+    symmetric_part_is_pd(p.m(), 1e-10 * s, 1e-14 * s)
+}
 
 /// The chooser (applies to every problem).
 #[derive(Clone, Copy, Debug, Default)]
@@ -62,8 +73,14 @@ impl Solver for Auto {
             let mut r = lemke::solve_lcp(&p, options)?;
             work += r.iterations;
             if !r.is_solved() && n <= enumerate::MAX_N {
-                r = enumerate::solve_lcp(&p, options)?;
-                work += r.iterations;
+                let e = enumerate::solve_lcp(&p, options)?;
+                work += e.iterations;
+                // Lemke's ray on a PSD (copositive-plus) matrix is a proof of
+                // infeasibility, stronger than enumeration's "singular patterns remain".
+                let proof = r.status == Status::NoSolution && is_psd(&p);
+                if e.is_solved() || !proof {
+                    r = e;
+                }
             }
             r.iterations = work;
             return Ok(r);

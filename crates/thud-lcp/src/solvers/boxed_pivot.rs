@@ -59,7 +59,7 @@
 
 use std::collections::HashMap;
 
-use super::pattern::{Set, solve_pattern};
+use super::pattern::{Outcome, Set, solve_pattern};
 use crate::matrix::norm_inf;
 use crate::problem::{BoxedLcp, Problem};
 use crate::quality;
@@ -183,7 +183,17 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
             return Report::for_boxed(p, lambda, steps, Status::Cycling, tol);
         }
         steps += 1;
-        if !solve_pattern(p, &coupled, &sets, eps, &centre, pivot_tol, &mut lambda) {
+        if solve_pattern(
+            p,
+            &coupled,
+            &sets,
+            eps,
+            &centre,
+            pivot_tol,
+            false,
+            &mut lambda,
+        ) == Outcome::Failed
+        {
             if eps == 0.0 {
                 eps = eps0;
                 seen.clear();

@@ -13,15 +13,16 @@
 //! Patterns are tried in increasing order of the free set (free sets of the low rows
 //! first, as a binary/ternary counter); the first solution found is returned.
 //!
-//! Patterns whose block `A_FF` is numerically singular are skipped. If no pattern
-//! solves, the status is [`Status::NoSolution`] when no pattern was skipped (a proof:
+//! A pattern whose block `A_FF` is numerically singular is tried with a proximal
+//! least-change solve (`(A_FF + δI) x⁺ = r + δx`, which finds a point of a consistent
+//! singular system), but failing it excludes nothing. If no pattern solves, the status is [`Status::NoSolution`] when no pattern was skipped (a proof:
 //! every solution lies in some pattern) and [`Status::Singular`] otherwise (a solution
 //! on a singular pattern cannot be excluded). Cost `O(2ⁿ n³)` (boxed `O(3ⁿ n³)`); the
 //! method refuses `n > 20` and boxed problems with more than `2²⁰` patterns.
 //! Coupled friction rows take three states, `λ_t = −μλ_n`, free, `λ_t = +μλ_n`
 //! ([`super::pattern`]), so enumeration is exact for coupled problems too.
 
-use super::pattern::{Set, solve_pattern};
+use super::pattern::{Outcome, Set, solve_pattern};
 use crate::problem::{BoxedLcp, Lcp, Problem};
 use crate::report::{Report, Status};
 use crate::solver::{Options, SolveError, Solver};
@@ -128,7 +129,19 @@ fn enumerate_patterns(p: &BoxedLcp, options: &Options) -> Report {
     let zeros = vec![0.0; n];
     loop {
         tried += 1;
-        if solve_pattern(p, &coupled, &sets, 0.0, &zeros, pivot_tol, &mut lambda) {
+        let outcome = solve_pattern(
+            p,
+            &coupled,
+            &sets,
+            0.0,
+            &zeros,
+            pivot_tol,
+            true,
+            &mut lambda,
+        );
+        // A singular block's point is one of many: failing it excludes nothing.
+        skipped |= outcome != Outcome::Regular;
+        if outcome != Outcome::Failed {
             let r = Report::for_boxed(p, lambda.clone(), tried, Status::Solved, tol);
             if r.is_solved() {
                 return r;
@@ -136,8 +149,6 @@ fn enumerate_patterns(p: &BoxedLcp, options: &Options) -> Report {
             if best.as_ref().is_none_or(|b| r.residual < b.residual) {
                 best = Some(r);
             }
-        } else {
-            skipped = true;
         }
         // Next pattern (mixed-radix counter).
         let mut k = 0;

@@ -37,7 +37,9 @@ pub(crate) enum Set {
 }
 
 /// Solves pattern `sets` of `p` into `lambda` (coupling from `coupled`, see
-/// [`super::sor`]'s table). Returns `false` if the system is numerically singular.
+/// [`super::sor`]'s table). A numerically singular block fails, unless
+/// `singular_fallback` asks for a proximal least-change solve instead.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_pattern(
     p: &BoxedLcp,
     coupled: &[Option<(usize, f64)>],
@@ -45,8 +47,9 @@ pub(crate) fn solve_pattern(
     eps: f64,
     centre: &[f64],
     pivot_tol: f64,
+    singular_fallback: bool,
     lambda: &mut [f64],
-) -> bool {
+) -> Outcome {
     let n = p.n();
     let (a, b, lo, hi) = (p.a(), p.b(), p.lo(), p.hi());
     let sign = |s: Set| if s == Set::Hi { 1.0 } else { -1.0 };
@@ -99,15 +102,65 @@ pub(crate) fn solve_pattern(
         }
         rhs.push(-s);
     }
-    let Some(lu) = Lu::factor(mat, k, pivot_tol) else {
-        return false;
+    let backup = singular_fallback.then(|| mat.clone());
+    let (x, regular) = match Lu::factor(mat, k, pivot_tol) {
+        Some(lu) => (lu.solve(&rhs), true),
+        None => match backup.and_then(|m| least_change_solve(m, k, &rhs, pivot_tol)) {
+            Some(x) => (x, false),
+            None => return Outcome::Failed,
+        },
     };
-    let x = lu.solve(&rhs);
     for (kk, &i) in free.iter().enumerate() {
         lambda[i] = x[kk];
     }
     for &(t, col, smu) in &links {
         lambda[t] = smu * x[col];
     }
-    lambda.iter().all(|v| v.is_finite())
+    if !lambda.iter().all(|v| v.is_finite()) {
+        Outcome::Failed
+    } else if regular {
+        Outcome::Regular
+    } else {
+        Outcome::Singular
+    }
+}
+
+/// How a pattern solve went.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Outcome {
+    /// The block was regular: the pattern's unique point.
+    Regular,
+    /// The block was singular; the point is one solution of a consistent system (or
+    /// a least-change point of an inconsistent one) — other points may exist.
+    Singular,
+    /// Numerically singular (and no fallback asked for), or non-finite.
+    Failed,
+}
+
+/// For a singular block `K x = r`: proximal iterations `(K + δI) x⁺ = r + δ x` from
+/// `x = 0`, which converge to a solution when the system is consistent.
+fn least_change_solve(mut m: Vec<f64>, k: usize, rhs: &[f64], pivot_tol: f64) -> Option<Vec<f64>> {
+    let delta = 1e-8 * m.iter().fold(0.0f64, |a, v| a.max(v.abs())).max(pivot_tol);
+    for d in 0..k {
+        m[d * k + d] += delta;
+    }
+    let lu = Lu::factor(m, k, pivot_tol * 1e-3)?;
+    let mut x = vec![0.0; k];
+    let mut r = vec![0.0; k];
+    for _ in 0..200 {
+        for i in 0..k {
+            r[i] = rhs[i] + delta * x[i];
+        }
+        let next = lu.solve(&r);
+        let change = next
+            .iter()
+            .zip(&x)
+            .fold(0.0f64, |a, (p, q)| a.max((p - q).abs()));
+        let size = next.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        x = next;
+        if change <= 1e-14 * size.max(f64::MIN_POSITIVE) {
+            break;
+        }
+    }
+    Some(x)
 }
