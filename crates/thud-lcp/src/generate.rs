@@ -8,7 +8,7 @@
 //! | `spd` | `G Gᵀ/n + 0.1·I`, `G` uniform in `[−1, 1]` | uniform in `[−1, 1]` |
 //! | `psd` | `G Gᵀ/r`, `G` is `n × r`, `r = ⌈n/2⌉` (singular) | `w* − M z*` for a random complementary pair, so a solution exists |
 //! | `p-matrix` | `G Gᵀ/n + 0.1·I + K`, `K` skew-symmetric (non-symmetric, positive definite, hence P) | uniform in `[−1, 1]` |
-//! | `contact` | `A = J M⁻¹ Jᵀ` of `⌊n/3⌋` (at least 1) contacts of a few bodies with the ground: normal row `[0, ∞)`, two friction rows coupled with `μ = 0.5`; PSD and singular once contacts outnumber the bodies' degrees of freedom | approach velocity on normals, sliding on tangents |
+//! | `contact` | `A = J M⁻¹ Jᵀ` of `⌊n/3⌋` (at least 1) contacts of a few bodies with the ground or each other: normal row `[0, ∞)`, two friction rows coupled with `μ = 0.5`; PSD and singular once contacts outnumber the bodies' degrees of freedom | approach velocity on normals, sliding on tangents |
 
 use crate::matrix::Matrix;
 use crate::problem::{BoxedLcp, FrictionPair, Lcp, Problem};
@@ -157,7 +157,7 @@ fn normalize(v: [f64; 3]) -> [f64; 3] {
 }
 
 /// A random contact problem: `⌊n/3⌋` (at least 1) contacts of `⌈contacts/4⌉`
-/// boxes resting on static ground; rows `3c, 3c+1, 3c+2` are contact `c`'s normal and
+/// boxes, resting on static ground or (every third contact) on the next box; rows `3c, 3c+1, 3c+2` are contact `c`'s normal and
 /// two tangents, the tangents coupled to the normal with `μ = 0.5`.
 #[must_use]
 pub fn contact(n: usize, seed: u64) -> BoxedLcp {
@@ -168,30 +168,53 @@ pub fn contact(n: usize, seed: u64) -> BoxedLcp {
     let inv_inertia: Vec<[f64; 3]> = (0..bodies)
         .map(|_| [0; 3].map(|_: i32| 1.0 / rng.uniform(0.2, 2.0)))
         .collect();
-    // Each row: body, linear part, angular part.
-    let mut rows: Vec<(usize, [f64; 3], [f64; 3])> = Vec::with_capacity(3 * k);
+    // Each row: up to two (body, linear part, angular part) entries. Every third
+    // contact (with more than one body) is between two bodies — body `c mod B` on top
+    // of the next one — which couples the bodies' blocks of A.
+    type Part = (usize, [f64; 3], [f64; 3]);
+    let mut rows: Vec<(Part, Option<Part>)> = Vec::with_capacity(3 * k);
     for c in 0..k {
         let body = c % bodies;
+        let below = (c % 3 == 2 && bodies > 1).then_some((body + 1) % bodies);
         let nrm = normalize([rng.uniform(-0.2, 0.2), 1.0, rng.uniform(-0.2, 0.2)]);
         let t1 = normalize(cross(nrm, [1.0, 0.0, 0.0]));
         let t2 = cross(nrm, t1);
         let r = [rng.uniform(-0.5, 0.5), -0.5, rng.uniform(-0.5, 0.5)];
+        let r_below = [rng.uniform(-0.5, 0.5), 0.5, rng.uniform(-0.5, 0.5)];
         for d in [nrm, t1, t2] {
-            rows.push((body, d, cross(r, d)));
+            let other = below.map(|o| {
+                let neg = [-d[0], -d[1], -d[2]];
+                (o, neg, cross(r_below, neg))
+            });
+            rows.push(((body, d, cross(r, d)), other));
         }
     }
     let m = rows.len();
     let mut a = Matrix::zeros(m, m);
+    let term = |(bi, li, ai): Part, (bj, lj, aj): Part| -> f64 {
+        if bi != bj {
+            return 0.0;
+        }
+        let ii = inv_inertia[bi];
+        let lin: f64 = (0..3).map(|x| li[x] * lj[x]).sum::<f64>() * inv_mass[bi];
+        let ang: f64 = (0..3).map(|x| ai[x] * ii[x] * aj[x]).sum();
+        lin + ang
+    };
     for i in 0..m {
         for j in 0..m {
-            let ((bi, li, ai), (bj, lj, aj)) = (rows[i], rows[j]);
-            if bi != bj {
-                continue;
+            let (pi, qi) = rows[i];
+            let (pj, qj) = rows[j];
+            let mut v = term(pi, pj);
+            if let Some(qj) = qj {
+                v += term(pi, qj);
             }
-            let ii = inv_inertia[bi];
-            let lin: f64 = (0..3).map(|x| li[x] * lj[x]).sum::<f64>() * inv_mass[bi];
-            let ang: f64 = (0..3).map(|x| ai[x] * ii[x] * aj[x]).sum();
-            a[(i, j)] = lin + ang;
+            if let Some(qi) = qi {
+                v += term(qi, pj);
+                if let Some(qj) = qj {
+                    v += term(qi, qj);
+                }
+            }
+            a[(i, j)] = v;
         }
     }
     let mut b = vec![0.0; m];

@@ -105,4 +105,35 @@ proptest! {
             prop_assert_eq!(auto.status, Status::Solved);
         }
     }
+
+    /// Boxed SPD problems (unique solution) with random finite and infinite bounds:
+    /// boxed-pivot, PGS, SOR and auto agree with enumeration over bound patterns.
+    #[test]
+    fn boxed_spd_methods_agree_with_enumeration(
+        n in 1usize..=7,
+        seed in any::<u64>(),
+        kinds in proptest::collection::vec(0u8..4, 7),
+        widths in proptest::collection::vec(0.0f64..2.0, 7),
+    ) {
+        let base = spd(n, seed);
+        let (mut lo, mut hi) = (vec![0.0; n], vec![f64::INFINITY; n]);
+        for i in 0..n {
+            match kinds[i] {
+                0 => {}
+                1 => { lo[i] = -widths[i]; hi[i] = widths[i]; }
+                2 => { lo[i] = f64::NEG_INFINITY; }
+                _ => { lo[i] = 0.1; hi[i] = 0.1 + widths[i]; }
+            }
+        }
+        let p: Problem = thud_lcp::BoxedLcp::new(base.m().clone(), base.q().to_vec(), lo, hi).unwrap().into();
+        let truth = Method::Enumerate.solve(&p, &tight()).unwrap();
+        prop_assert_eq!(truth.status, Status::Solved);
+        for m in [Method::BoxedPivot, Method::Auto, Method::Pgs, Method::Sor] {
+            let r = m.solve(&p, &tight()).unwrap();
+            prop_assert_eq!(r.status, Status::Solved, "{}", m);
+            for i in 0..n {
+                prop_assert!((r.z[i] - truth.z[i]).abs() <= 1e-8, "{}: {:?} vs {:?}", m, r.z, truth.z);
+            }
+        }
+    }
 }
