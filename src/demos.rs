@@ -1,29 +1,28 @@
 //! The built-in demos: the scene files of `examples/scenes/`, compiled into the binary
 //! so `thud run pyramid_20` works from anywhere.
 
+macro_rules! demos {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../examples/scenes/", $name, ".ron")))),*]
+    };
+}
+
 /// `(name, RON text)` of every built-in demo, standard scenes first.
-pub const DEMOS: &[(&str, &str)] = &[
-    ("tower_20", include_str!("../examples/scenes/tower_20.ron")),
-    (
-        "pyramid_20",
-        include_str!("../examples/scenes/pyramid_20.ron"),
-    ),
-    (
-        "pyramid_40",
-        include_str!("../examples/scenes/pyramid_40.ron"),
-    ),
-    (
-        "pyramid_100",
-        include_str!("../examples/scenes/pyramid_100.ron"),
-    ),
-    (
-        "pyramid3d_10",
-        include_str!("../examples/scenes/pyramid3d_10.ron"),
-    ),
-    (
-        "pile_1000",
-        include_str!("../examples/scenes/pile_1000.ron"),
-    ),
+pub const DEMOS: &[(&str, &str)] = demos![
+    "tower_20",
+    "pyramid_20",
+    "pyramid_40",
+    "pyramid_100",
+    "pyramid3d_10",
+    "pile_1000",
+    "domino_chain",
+    "card_house",
+    "jenga",
+    "wall_sphere",
+    "rain_bin",
+    "seesaw",
+    "newtons_cradle",
+    "incline",
 ];
 
 /// The RON text of a built-in demo.
