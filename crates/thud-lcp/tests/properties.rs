@@ -72,13 +72,17 @@ proptest! {
     }
 
     #[test]
-    fn contact_problems_solve(contacts in 1usize..=4, seed in any::<u64>()) {
+    fn contact_problems_solve(contacts in 1usize..=3, seed in any::<u64>()) {
         let p: Problem = contact(3 * contacts, seed).into();
-        for m in [Method::Auto, Method::BoxedPivot, Method::Pgs] {
+        for m in [Method::Auto, Method::BoxedPivot, Method::Enumerate] {
             let r = m.solve(&p, &Options::default()).unwrap();
             prop_assert_eq!(r.status, Status::Solved, "{}", m);
             prop_assert!(r.residual <= 1e-8, "{}: residual {}", m, r.residual);
         }
+        // PGS has no convergence guarantee with coupled friction on a singular matrix:
+        // it must solve or say it ran out of sweeps, never claim a wrong answer.
+        let r = Method::Pgs.solve(&p, &Options::default()).unwrap();
+        prop_assert!(matches!(r.status, Status::Solved | Status::IterationLimit));
     }
 
     /// Any answer a method reports as solved passes the residual test, whatever the

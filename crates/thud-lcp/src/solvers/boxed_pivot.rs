@@ -36,8 +36,8 @@
 //! normal row, `λ_t = ±μ·λ_n`, and the link is substituted into the linear system
 //! ([`super::pattern`]), so one pattern search handles friction exactly. The sign
 //! tests use the bounds in force at the current `λ`. Coupled problems are not
-//! P-matrix problems, and the single-pivot fallback can then revisit a pattern: a
-//! pattern seen three times stops the search ([`Status::Cycling`]), and the solver
+//! P-matrix problems, and the single-pivot fallback can then revisit a pattern (for
+//! a P-matrix it never does): a repeat stops the search ([`Status::Cycling`]), and the solver
 //! moves to **hybrid rounds** — 16, 32, 64, … projected Gauss-Seidel sweeps from the
 //! last point, then a short pattern search warm-started there (near the answer the
 //! sets PGS suggests are nearly right, and the search finishes exactly). As a last
@@ -57,7 +57,7 @@
 //! [`BoxedLcp::with_friction`], and last step's impulses in
 //! [`Options::warm_start`].
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use super::pattern::{Outcome, Set, solve_pattern};
 use crate::matrix::norm_inf;
@@ -174,14 +174,11 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
     let mut centre = lambda.clone();
     let mut steps = 0;
     let (mut best, mut tries) = (usize::MAX, 3);
-    let mut seen: HashMap<Vec<Set>, u32> = HashMap::new();
+    // Patterns met in single-pivot mode since it was entered: for a P-matrix Murty's
+    // rule never meets one twice, so a repeat means the rule cannot finish here.
+    let mut seen: HashSet<Vec<Set>> = HashSet::new();
 
     while steps < limit {
-        let visits = seen.entry(sets.clone()).or_insert(0);
-        *visits += 1;
-        if *visits > 2 {
-            return Report::for_boxed(p, lambda, steps, Status::Cycling, tol);
-        }
         steps += 1;
         if solve_pattern(
             p,
@@ -251,10 +248,14 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
             false
         };
         if block {
+            seen.clear();
             for &(i, s) in &moves {
                 sets[i] = s;
             }
         } else if let Some(&(i, s)) = moves.last() {
+            if !seen.insert(sets.clone()) {
+                return Report::for_boxed(p, lambda, steps, Status::Cycling, tol);
+            }
             sets[i] = s;
         }
     }
