@@ -37,6 +37,18 @@ use crate::{Manifold, Pose};
 
 const WITNESS_ID: u32 = 0xFFFF;
 
+/// Minimum cosine between a reference face normal and the contact normal (≈ 5.7°).
+const REF_COS: f32 = 0.995;
+
+/// The core (radius 0) of a rounded convex and its radius.
+fn core<'a>(c: &Convex<'a>) -> (Convex<'a>, f32) {
+    match *c {
+        Convex::Sphere { c, r } => (Convex::Sphere { c, r: 0.0 }, r),
+        Convex::Capsule { p, q, r } => (Convex::Capsule { p, q, r: 0.0 }, r),
+        other => (other, 0.0),
+    }
+}
+
 /// Contact between two convex sets within `margin`.
 pub(crate) fn convex_convex(
     a: &Convex,
@@ -45,47 +57,109 @@ pub(crate) fn convex_convex(
     pose_b: &Pose,
     margin: f32,
 ) -> Option<Manifold> {
-    let (n, wa, wb) = match gjk(a, b) {
+    // Work about A's centre: far from the world origin, f32 differences of
+    // large coordinates would otherwise stall EPA's convergence test.
+    let o = a.center();
+    let (a, b) = (&a.translated(-o), &b.translated(-o));
+    // Rounded shapes: GJK between the cores is exact (no curved support); only a
+    // core that penetrates the other shape needs EPA on the full shapes.
+    let ((ca, ra), (cb, rb)) = (core(a), core(b));
+    if (ra > 0.0 || rb > 0.0)
+        && let Gjk::Separated { pa, pb, distance } = gjk(&ca, &cb)
+        && distance > 1e-5
+    {
+        if distance - ra - rb > margin {
+            return None;
+        }
+        let n = (pb - pa) / distance;
+        return Some(from_normal(
+            a,
+            pose_a,
+            b,
+            pose_b,
+            n,
+            pa + n * ra,
+            pb - n * rb,
+            margin,
+            o,
+        ));
+    }
+    let g = gjk(a, b);
+    let (n, wa, wb) = match g {
         Gjk::Separated { pa, pb, distance } => {
             if distance > margin {
                 return None;
             }
-            let d = pb - pa;
-            let n = d
+            let n = (pb - pa)
                 .try_normalize()
                 .unwrap_or_else(|| (b.center() - a.center()).normalize_or(Vec3::Y));
             (n, pa, pb)
         }
-        Gjk::Overlapping => {
-            let n = match epa(a, b) {
-                Some((n, _)) if n.is_finite() => n,
-                _ => (b.center() - a.center()).try_normalize().unwrap_or(Vec3::Y),
-            };
-            (n, a.support(n), b.support(-n))
-        }
+        Gjk::Overlapping => match epa(a, b) {
+            Some(e) if e.normal.is_finite() && e.pa.is_finite() && e.pb.is_finite() => {
+                (e.normal, e.pa, e.pb)
+            }
+            _ => {
+                let n = (b.center() - a.center()).try_normalize().unwrap_or(Vec3::Y);
+                (n, a.support(n), b.support(-n))
+            }
+        },
     };
+    let m = from_normal(a, pose_a, b, pose_b, n, wa, wb, margin, o);
+    if m.is_empty() && matches!(g, Gjk::Overlapping) {
+        // Overlapping but EPA's face gave nothing usable: centre-to-centre.
+        let n = (b.center() - a.center()).try_normalize().unwrap_or(Vec3::Y);
+        let m = from_normal(
+            a,
+            pose_a,
+            b,
+            pose_b,
+            n,
+            a.support(n),
+            b.support(-n),
+            f32::MAX,
+            o,
+        );
+        return (!m.is_empty()).then_some(m);
+    }
+    (!m.is_empty()).then_some(m)
+}
+
+/// The manifold for contact normal `n` with witness points `wa`, `wb`; the
+/// convexes are given moved by `−o` from the world.
+#[allow(clippy::too_many_arguments)]
+fn from_normal(
+    a: &Convex,
+    pose_a: &Pose,
+    b: &Convex,
+    pose_b: &Pose,
+    n: Vec3,
+    wa: Vec3,
+    wb: Vec3,
+    margin: f32,
+    o: Vec3,
+) -> Manifold {
     let fa = a.feature(n);
     let fb = b.feature(-n);
     let mut cands = Candidates::new();
     clip_features(&fa, &fb, n, margin, None, &mut cands);
     if cands.is_empty() {
         let sep = n.dot(wb - wa);
-        if sep > margin {
-            return None;
+        if sep <= margin {
+            cands.push(Candidate {
+                pa: wa,
+                pb: wb,
+                sep,
+                id: WITNESS_ID,
+            });
         }
-        cands.push(Candidate {
-            pa: wa,
-            pb: wb,
-            sep,
-            id: WITNESS_ID,
-        });
     }
     reduce(&mut cands, n);
     let mut m = Manifold::new(n);
     for c in &cands {
-        m.push_world(pose_a, pose_b, c.pa, c.pb, c.id);
+        m.push_world(pose_a, pose_b, c.pa + o, c.pb + o, c.id);
     }
-    Some(m)
+    m
 }
 
 /// Intersects support features `fa` (of A along `n`) and `fb` (of B along `−n`).
@@ -99,12 +173,15 @@ pub(crate) fn clip_features(
     out: &mut Candidates,
 ) {
     let (la, lb) = (fa.pts.len(), fb.pts.len());
+    // A face is a valid reference only if (nearly) perpendicular to the normal:
+    // otherwise the closest features are an edge or vertex of it, and projecting
+    // onto its plane would overstate the separation.
+    let ok_a = la >= 3 && fa.normal.dot(n) >= REF_COS;
+    let ok_b = lb >= 3 && -fb.normal.dot(n) >= REF_COS;
     let ref_a = match force_ref_a {
         Some(r) => Some(r),
-        None if la >= 3 && (lb < 3 || fa.normal.dot(n).abs() >= fb.normal.dot(n).abs() - 1e-3) => {
-            Some(true)
-        }
-        None if lb >= 3 => Some(false),
+        None if ok_a && (!ok_b || fa.normal.dot(n) >= -fb.normal.dot(n) - 1e-3) => Some(true),
+        None if ok_b => Some(false),
         None => None,
     };
     if let Some(ref_is_a) = ref_a {

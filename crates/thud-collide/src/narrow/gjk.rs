@@ -214,6 +214,11 @@ pub(crate) fn gjk(a: &Convex, b: &Convex) -> Gjk {
             break;
         }
         if s.iter().any(|(p, _)| (p.w - w.w).length_squared() < 1e-14) {
+            // No new support point: converged, unless the simplex logic lost its
+            // way, in which case let EPA (or its fallback) decide.
+            if vv - v.dot(w.w) > 1e-3 * vv {
+                return Gjk::Overlapping;
+            }
             break;
         }
         s.push((w, 0.0));
@@ -232,6 +237,43 @@ pub(crate) fn gjk(a: &Convex, b: &Convex) -> Gjk {
         return Gjk::Overlapping;
     }
     Gjk::Separated { pa, pb, distance }
+}
+
+/// EPA's answer: unit normal from A to B, depth ≥ 0 and witness points on A and B.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Epa {
+    pub normal: Vec3,
+    #[allow(dead_code)]
+    pub depth: f32,
+    pub pa: Vec3,
+    pub pb: Vec3,
+}
+
+/// Witness points: the origin's projection `d·n` onto the face, in barycentric
+/// coordinates of the face's support points, applied to their A and B parts.
+fn witness(pts: &[SupportPoint], f: &Face) -> Epa {
+    let (p0, p1, p2) = (pts[f.v[0]], pts[f.v[1]], pts[f.v[2]]);
+    let q = f.n * f.d;
+    let (e0, e1, e2) = (p1.w - p0.w, p2.w - p0.w, q - p0.w);
+    let (d00, d01, d11) = (e0.dot(e0), e0.dot(e1), e1.dot(e1));
+    let (d20, d21) = (e2.dot(e0), e2.dot(e1));
+    let den = d00 * d11 - d01 * d01;
+    let (mut v, mut w) = if den.abs() > 1e-20 {
+        ((d11 * d20 - d01 * d21) / den, (d00 * d21 - d01 * d20) / den)
+    } else {
+        (0.0, 0.0)
+    };
+    if !(v.is_finite() && w.is_finite()) {
+        v = 0.0;
+        w = 0.0;
+    }
+    let u = 1.0 - v - w;
+    Epa {
+        normal: f.n,
+        depth: f.d.max(0.0),
+        pa: p0.a * u + p1.a * v + p2.a * w,
+        pb: p0.b * u + p1.b * v + p2.b * w,
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -256,7 +298,7 @@ fn make_face(pts: &[SupportPoint], i: usize, j: usize, k: usize) -> Option<Face>
 }
 
 /// EPA: penetration normal (from A to B) and depth (≥ 0) of two overlapping convex sets.
-pub(crate) fn epa(a: &Convex, b: &Convex) -> Option<(Vec3, f32)> {
+pub(crate) fn epa(a: &Convex, b: &Convex) -> Option<Epa> {
     // Initial tetrahedron: supports along ±axes and a few diagonals, pick a
     // non-degenerate, origin-enclosing set greedily.
     let dirs = [
@@ -277,26 +319,42 @@ pub(crate) fn epa(a: &Convex, b: &Convex) -> Option<(Vec3, f32)> {
         .map(|p| p.w.length())
         .fold(0.0f32, f32::max)
         .max(1e-6);
-    let tol = 1e-5 * scale;
-    // Pick the tetrahedron of largest volume among a few combinations.
+    let tol = 1e-6 * scale;
+    // Pick the tetrahedron of largest volume that encloses the origin (any
+    // 4 of the 10 support points), else the largest one.
     let mut best = None;
-    let mut best_vol = 1e-9 * scale * scale * scale;
-    let combos = [
-        [0, 2, 4, 7],
-        [1, 3, 5, 6],
-        [0, 1, 2, 4],
-        [6, 7, 8, 9],
-        [0, 3, 5, 9],
-        [1, 2, 4, 8],
-    ];
-    for c in combos {
-        let (p0, p1, p2, p3) = (cand[c[0]].w, cand[c[1]].w, cand[c[2]].w, cand[c[3]].w);
-        let vol = (p1 - p0).cross(p2 - p0).dot(p3 - p0).abs();
-        if vol > best_vol {
-            best_vol = vol;
-            best = Some(c);
+    let mut best_in = None;
+    let min_vol = 1e-9 * scale * scale * scale;
+    let (mut best_vol, mut best_in_vol) = (min_vol, min_vol);
+    let encloses = |p: [Vec3; 4]| {
+        [[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 3, 1], [1, 2, 3, 0]]
+            .iter()
+            .all(|f| {
+                let n = (p[f[1]] - p[f[0]]).cross(p[f[2]] - p[f[0]]);
+                let so = n.dot(-p[f[0]]);
+                let sv = n.dot(p[f[3]] - p[f[0]]);
+                so * sv >= 0.0
+            })
+    };
+    for i in 0..10 {
+        for j in i + 1..10 {
+            for k in j + 1..10 {
+                for l in k + 1..10 {
+                    let p = [cand[i].w, cand[j].w, cand[k].w, cand[l].w];
+                    let vol = (p[1] - p[0]).cross(p[2] - p[0]).dot(p[3] - p[0]).abs();
+                    if vol > best_vol {
+                        best_vol = vol;
+                        best = Some([i, j, k, l]);
+                    }
+                    if vol > best_in_vol && encloses(p) {
+                        best_in_vol = vol;
+                        best_in = Some([i, j, k, l]);
+                    }
+                }
+            }
         }
     }
+    let best = best_in.or(best);
     let c = best?;
     let mut pts: Vec<SupportPoint> = c.iter().map(|&i| cand[i]).collect();
     let mut faces: Vec<Face> = Vec::new();
@@ -310,7 +368,7 @@ pub(crate) fn epa(a: &Convex, b: &Convex) -> Option<(Vec3, f32)> {
     }
     // The origin must be inside (or on) the initial polytope; else grow towards it.
     let mut edges: Vec<(usize, usize)> = Vec::new();
-    for _ in 0..64 {
+    for _ in 0..128 {
         // Nearest face.
         let (fi, f) = faces
             .iter()
@@ -320,11 +378,11 @@ pub(crate) fn epa(a: &Convex, b: &Convex) -> Option<(Vec3, f32)> {
         let _ = fi;
         let w = support(a, b, f.n);
         let gain = w.w.dot(f.n) - f.d;
-        if gain <= tol || faces.len() > 256 {
+        if gain <= tol || faces.len() > 512 {
             if !f.n.is_finite() || !f.d.is_finite() {
                 return None;
             }
-            return Some((f.n, f.d.max(0.0)));
+            return Some(witness(&pts, &f));
         }
         let wi = pts.len();
         pts.push(w);
@@ -356,7 +414,7 @@ pub(crate) fn epa(a: &Convex, b: &Convex) -> Option<(Vec3, f32)> {
         }
     }
     let f = faces.iter().min_by(|x, y| x.d.total_cmp(&y.d))?;
-    Some((f.n, f.d.max(0.0)))
+    Some(witness(&pts, f))
 }
 
 #[cfg(test)]
@@ -386,9 +444,10 @@ mod tests {
             h: Vec3::splat(0.5),
         };
         assert!(matches!(gjk(&a, &b), Gjk::Overlapping));
-        let (n, d) = epa(&a, &b).unwrap();
-        assert!((n - Vec3::Y).length() < 1e-3, "{n}");
-        assert!((d - 0.1).abs() < 1e-3);
+        let e = epa(&a, &b).unwrap();
+        assert!((e.normal - Vec3::Y).length() < 1e-3, "{}", e.normal);
+        assert!((e.depth - 0.1).abs() < 1e-3);
+        assert!(((e.pa - e.pb).dot(e.normal) - 0.1).abs() < 1e-3);
     }
 
     #[test]

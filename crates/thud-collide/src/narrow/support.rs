@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | sphere | `c + r·d̂` | that point |
 //! | capsule | core end with larger `d·`, `+ r·d̂` | the core segment `+ r·d̂` when `|â·d̂| < 0.3`, else the point |
-//! | cuboid | corner `R·(sign(Rᵀd)∘h) + c` | the face whose normal is most aligned with `d` (4 corners) |
+//! | cuboid | corner `R·(sign(Rᵀd)∘h) + c` | the face whose normal is within 8° of `d` (4 corners), else the edge within 17° of perpendicular to `d`, else the corner |
 //! | cylinder | cap rim point `c ± h·â + r·(radial of d)` | the cap (as an 8-gon) when `|â·d̂| > 0.7`, the side line when `< 0.3`, else the rim point |
 //! | hull | vertex with the largest `d·v` | the face with the largest `d·n` |
 //! | triangle | vertex with the largest `d·v` | the triangle when `|n·d̂| > 0.7`, else its highest edge or vertex |
@@ -66,6 +66,10 @@ pub(crate) struct Feature {
 }
 
 const CAP_SIDES: usize = 8;
+/// A cuboid's support feature is a face when `d` is within ≈ 8° of its normal…
+const FACE_COS: f32 = 0.99;
+/// …an edge when `d` is within ≈ 17° of perpendicular to it, else a corner.
+const EDGE_SIN: f32 = 0.3;
 
 impl<'a> Convex<'a> {
     /// The world convex of a convex shape at `pose` (`None` for other kinds).
@@ -101,6 +105,34 @@ impl<'a> Convex<'a> {
             },
             _ => return None,
         })
+    }
+
+    /// The same set moved by `d`.
+    pub fn translated(&self, d: Vec3) -> Self {
+        match *self {
+            Convex::Sphere { c, r } => Convex::Sphere { c: c + d, r },
+            Convex::Capsule { p, q, r } => Convex::Capsule {
+                p: p + d,
+                q: q + d,
+                r,
+            },
+            Convex::Cuboid { c, rot, h } => Convex::Cuboid { c: c + d, rot, h },
+            Convex::Cylinder { c, axis, h, r } => Convex::Cylinder {
+                c: c + d,
+                axis,
+                h,
+                r,
+            },
+            Convex::Hull { pose, rot, hull } => Convex::Hull {
+                pose: Pose::new(pose.position + d, pose.rotation),
+                rot,
+                hull,
+            },
+            Convex::Triangle { v, n } => Convex::Triangle {
+                v: v.map(|x| x + d),
+                n,
+            },
+        }
     }
 
     /// A point strictly inside (or on, for a triangle).
@@ -183,22 +215,49 @@ impl<'a> Convex<'a> {
                 } else {
                     2
                 };
-                let s = if l[k] < 0.0 { -1.0 } else { 1.0 };
+                let sg = |x: f32| if x < 0.0 { -1.0 } else { 1.0 };
+                let s = sg(l[k]);
                 let (u, v) = ((k + 1) % 3, (k + 2) % 3);
-                for (su, sv) in [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)] {
-                    let mut p = Vec3::ZERO;
-                    p[k] = s * h[k];
-                    p[u] = su * h[u];
-                    p[v] = sv * h[v];
-                    f.pts.push(*c + *rot * p);
+                let m = l.abs();
+                if m[k] >= FACE_COS * l.length() {
+                    for (su, sv) in [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)] {
+                        let mut p = Vec3::ZERO;
+                        p[k] = s * h[k];
+                        p[u] = su * h[u];
+                        p[v] = sv * h[v];
+                        f.pts.push(*c + *rot * p);
+                    }
+                    let mut n = Vec3::ZERO;
+                    n[k] = s;
+                    f.normal = *rot * n;
+                    f.id = (k * 2 + usize::from(s < 0.0)) as u32;
+                } else {
+                    // An edge along the axis most perpendicular to d, or a corner.
+                    let e = if m.x <= m.y && m.x <= m.z {
+                        0
+                    } else if m.y <= m.z {
+                        1
+                    } else {
+                        2
+                    };
+                    let corner = Vec3::new(sg(l.x) * h.x, sg(l.y) * h.y, sg(l.z) * h.z);
+                    if m[e] <= EDGE_SIN * l.length() {
+                        let (mut p0, mut p1) = (corner, corner);
+                        p0[e] = -h[e];
+                        p1[e] = h[e];
+                        f.pts.extend([*c + *rot * p0, *c + *rot * p1]);
+                        f.id = 0x40
+                            + (e as u32) * 8
+                            + u32::from(l[(e + 1) % 3] < 0.0)
+                            + 2 * u32::from(l[(e + 2) % 3] < 0.0);
+                    } else {
+                        f.pts.push(*c + *rot * corner);
+                        f.id = 0x80
+                            + u32::from(l.x < 0.0)
+                            + 2 * u32::from(l.y < 0.0)
+                            + 4 * u32::from(l.z < 0.0);
+                    }
                 }
-                if s < 0.0 {
-                    f.pts.reverse();
-                }
-                let mut n = Vec3::ZERO;
-                n[k] = s;
-                f.normal = *rot * n;
-                f.id = (k * 2 + usize::from(s < 0.0)) as u32;
             }
             Convex::Cylinder { c, axis, h, r } => {
                 let along = d.dot(*axis);
