@@ -28,6 +28,25 @@
 //! assert!((r.z[0] - 0.6).abs() < 1e-12 && (r.z[1] - 2.8).abs() < 1e-12);
 //! ```
 //!
+//! ## Exact step mode (for `thud-dynamics`)
+//!
+//! ```
+//! use thud_lcp::solvers::boxed_pivot;
+//! use thud_lcp::{BoxedLcp, FrictionPair, Matrix, Options, Status};
+//!
+//! // One contact: normal row 0 in [0, ∞), two friction rows coupled with μ = 0.5.
+//! let a = Matrix::from_row_major(3, 3, vec![2.0, 0.2, 0.1, 0.2, 1.5, 0.0, 0.1, 0.0, 1.5]).unwrap();
+//! let inf = f64::INFINITY;
+//! let p = BoxedLcp::new(a, vec![-1.0, 0.8, -0.1], vec![0.0, -inf, -inf], vec![inf; 3])
+//!     .unwrap()
+//!     .with_friction([FrictionPair { t: 1, n: 0, mu: 0.5 }, FrictionPair { t: 2, n: 0, mu: 0.5 }])
+//!     .unwrap();
+//! let opts = Options { warm_start: Some(vec![0.0; 3]), ..Options::default() };
+//! let r = boxed_pivot::solve_boxed(&p, &opts).unwrap();
+//! assert_eq!(r.status, Status::Solved);
+//! assert!(r.z[1].abs() <= 0.5 * r.z[0] + 1e-12); // inside the friction box
+//! ```
+//!
 //! The math behind every method is in its module's documentation and in
 //! `docs/lcp.md`.
 

@@ -306,3 +306,32 @@ mod tests {
         assert!((r.z[1] + 5.0).abs() < 1e-12);
     }
 }
+
+#[cfg(test)]
+mod fallback_tests {
+    use super::*;
+    use crate::generate::contact;
+
+    /// The last-resort path: damped outer passes over fixed-bound problems. Alone they
+    /// settle about three contact problems in four (29/40 when written) and never
+    /// claim a wrong answer; the linked search settles all of them.
+    #[test]
+    fn outer_passes_reach_coupled_answers() {
+        let opts = Options::default();
+        let mut solved = 0;
+        for seed in 0..40 {
+            let p = contact(12, seed);
+            let r = super::super::coupling::solve_coupled(&p, &opts, |fixed, start| {
+                Ok(solve_linked(fixed, start, &opts, 1000))
+            })
+            .unwrap();
+            if r.is_solved() {
+                solved += 1;
+                assert!(p.residual(&r.z).unwrap() < 1e-8);
+            } else {
+                assert_eq!(r.status, Status::IterationLimit);
+            }
+        }
+        assert!(solved >= 25, "damped outer passes solved only {solved}/40");
+    }
+}
