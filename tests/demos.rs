@@ -30,16 +30,26 @@ fn every_scene_file_is_a_built_in_demo_and_loads() {
             let scene = load_file(&path).unwrap_or_else(|e| panic!("{e}"));
             let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
             assert_eq!(scene.name, stem, "a demo's name is its file name");
-            assert!(!scene.description.is_empty(), "{stem}: says what a viewer should see");
+            assert!(
+                !scene.description.is_empty(),
+                "{stem}: says what a viewer should see"
+            );
             assert!(!scene.expectations.is_empty(), "{stem}: has expectations");
             let src = std::fs::read_to_string(&path).unwrap();
-            assert_eq!(demo(&stem), Some(src.as_str()), "{stem} is in thud::demos::DEMOS");
+            assert_eq!(
+                demo(&stem),
+                Some(src.as_str()),
+                "{stem} is in thud::demos::DEMOS"
+            );
             files.push(stem);
         }
     }
     assert_eq!(files.len(), DEMOS.len());
     for name in thud::scene::STANDARD_NAMES {
-        assert!(files.iter().any(|f| f == name), "standard scene {name} has a file");
+        assert!(
+            files.iter().any(|f| f == name),
+            "standard scene {name} has a file"
+        );
     }
 }
 
@@ -57,9 +67,15 @@ fn check(name: &str, seconds: Option<f32>) {
     let report = sim.finish();
     let known = KNOWN_FAILING.iter().find(|(n, _)| *n == name);
     match (report.passed(), known) {
-        (true, None) => assert!(report.summary.expectations_passed > 0, "{name}: nothing checked"),
+        (true, None) => assert!(
+            report.summary.expectations_passed > 0,
+            "{name}: nothing checked"
+        ),
         (false, None) => panic!("{name} failed:\n{}", report.text()),
-        (false, Some((_, why))) => eprintln!("{name}: known failing ({why}):\n{}", report.failures().join("\n")),
+        (false, Some((_, why))) => eprintln!(
+            "{name}: known failing ({why}):\n{}",
+            report.failures().join("\n")
+        ),
         (true, Some(_)) => eprintln!("{name} passes now: remove it from KNOWN_FAILING"),
     }
 }

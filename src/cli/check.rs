@@ -8,6 +8,12 @@ use super::{EXIT_ENGINE, EXIT_FAILED, EXIT_SCENE, load_scene, setup_threads};
 
 /// Runs the check; the exit code.
 pub fn check(files: &[String], seconds: Option<f32>, threads: Option<usize>) -> u8 {
+    if let Some(s) = seconds
+        && !(s.is_finite() && s >= 0.0)
+    {
+        eprintln!("error: --seconds must be ≥ 0, got {s}");
+        return super::EXIT_USAGE;
+    }
     let threads = setup_threads(threads);
     let mut worst = 0u8;
     for spec in files {

@@ -10,7 +10,8 @@ use thud_scene::{Scene, SceneError, load_file};
 
 /// Exit code: an expectation failed.
 pub const EXIT_FAILED: u8 = 1;
-// Exit code 2 (bad command line) is clap's own.
+/// Exit code: bad command line (clap uses it too).
+pub const EXIT_USAGE: u8 = 2;
 /// Exit code: the scene could not be loaded.
 pub const EXIT_SCENE: u8 = 3;
 /// Exit code: the engine refused the scene while running it.

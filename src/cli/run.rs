@@ -11,7 +11,7 @@ use thud_scene::render::{GifWriter, render_frame};
 use thud_scene::trajectory::TrajectoryWriter;
 use thud_scene::{RunOptions, Simulation};
 
-use super::{EXIT_ENGINE, EXIT_FAILED, EXIT_IO, EXIT_SCENE, load_scene, setup_threads};
+use super::{EXIT_ENGINE, EXIT_FAILED, EXIT_IO, EXIT_SCENE, EXIT_USAGE, load_scene, setup_threads};
 use crate::{OnOff, RenderKind, RunArgs};
 
 /// Where renders go.
@@ -26,8 +26,33 @@ fn io_error(what: &Path, e: impl std::fmt::Display) -> u8 {
     EXIT_IO
 }
 
+/// A message for an option out of range.
+fn bad_option(args: &RunArgs) -> Option<String> {
+    if let Some(s) = args.seconds
+        && !(s.is_finite() && s >= 0.0)
+    {
+        return Some(format!("--seconds must be ≥ 0, got {s}"));
+    }
+    if let Some(dt) = args.dt
+        && !(dt.is_finite() && dt > 0.0 && dt <= 1.0)
+    {
+        return Some(format!("--dt must be in (0, 1] s, got {dt}"));
+    }
+    if args.iterations == Some(0) {
+        return Some("--iterations must be ≥ 1".into());
+    }
+    if args.threads == Some(0) {
+        return Some("--threads must be ≥ 1".into());
+    }
+    None
+}
+
 /// Runs the command; the exit code.
 pub fn run(args: &RunArgs) -> u8 {
+    if let Some(msg) = bad_option(args) {
+        eprintln!("error: {msg}");
+        return EXIT_USAGE;
+    }
     let threads = setup_threads(args.threads);
     let scene = match load_scene(&args.scene) {
         Ok(s) => s,

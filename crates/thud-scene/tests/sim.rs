@@ -50,7 +50,10 @@ fn events_fire_at_their_time() {
         s.step().unwrap();
     }
     // Before the step that starts at 0.5 s: still at rest.
-    assert_eq!(s.world().bodies().next().unwrap().1.linear_velocity().x, 0.0);
+    assert_eq!(
+        s.world().bodies().next().unwrap().1.linear_velocity().x,
+        0.0
+    );
     s.step().unwrap();
     let v = s.live().next().unwrap().2.linear_velocity();
     assert!((v.x - 2.0).abs() < 1e-4, "J/m = 2 m/s, got {v}");
@@ -67,7 +70,11 @@ fn events_fire_at_their_time() {
     assert_eq!(s.slots().len(), 2);
     let r = s.finish();
     // The impulse's kinetic energy was put in on purpose: no energy rise.
-    assert!(r.summary.energy_rise.abs() < 1e-3, "{}", r.summary.energy_rise);
+    assert!(
+        r.summary.energy_rise.abs() < 1e-3,
+        "{}",
+        r.summary.energy_rise
+    );
 }
 
 #[test]
@@ -99,7 +106,11 @@ fn unreached_expectations_are_skipped_and_failures_say_by_how_much() {
     assert!(matches!(r.expectations[1].outcome, Outcome::Skipped { .. }));
     let f = r.failures();
     assert_eq!(f.len(), 1);
-    assert!(f[0].contains("t = 0.500") && f[0].contains("outside [9.9, 10.1] by"), "{}", f[0]);
+    assert!(
+        f[0].contains("t = 0.500") && f[0].contains("outside [9.9, 10.1] by"),
+        "{}",
+        f[0]
+    );
 }
 
 #[test]
@@ -107,7 +118,15 @@ fn resting_scene_reports_drift_and_sag_and_json_has_exactly_the_keys() {
     let mut scene = thud_scene::standard("tower_20").unwrap();
     scene.bodies.truncate(4); // ground and three boxes
     let scene = thud_scene::resolve(scene, None, "t").unwrap();
-    let mut s = Simulation::new(scene, &RunOptions { steps: Some(30), threads: 1, ..RunOptions::default() }).unwrap();
+    let mut s = Simulation::new(
+        scene,
+        &RunOptions {
+            steps: Some(30),
+            threads: 1,
+            ..RunOptions::default()
+        },
+    )
+    .unwrap();
     while !s.is_done() {
         s.step().unwrap();
     }
@@ -121,9 +140,23 @@ fn resting_scene_reports_drift_and_sag_and_json_has_exactly_the_keys() {
     let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     keys.sort_unstable();
     let mut want = vec![
-        "scene", "steps", "dt", "threads", "bodies", "contacts", "step_ms_median", "step_ms_p90", "stages",
-        "max_penetration", "drift", "sag", "still_moving", "energy_rise", "energy_rebound",
-        "expectations_passed", "expectations_failed",
+        "scene",
+        "steps",
+        "dt",
+        "threads",
+        "bodies",
+        "contacts",
+        "step_ms_median",
+        "step_ms_p90",
+        "stages",
+        "max_penetration",
+        "drift",
+        "sag",
+        "still_moving",
+        "energy_rise",
+        "energy_rebound",
+        "expectations_passed",
+        "expectations_failed",
     ];
     want.sort_unstable();
     assert_eq!(keys, want);
