@@ -117,7 +117,7 @@ pub(crate) fn convex_convex(
             n,
             a.support(n),
             b.support(-n),
-            f32::MAX,
+            margin,
             o,
         );
         return (!m.is_empty()).then_some(m);

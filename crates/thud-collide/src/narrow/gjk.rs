@@ -313,7 +313,17 @@ pub(crate) fn epa(a: &Convex, b: &Convex) -> Option<Epa> {
         Vec3::new(1.0, -1.0, -1.0),
         Vec3::new(-1.0, 1.0, -1.0),
     ];
-    let cand: SmallVec<[SupportPoint; 10]> = dirs.iter().map(|&d| support(a, b, d)).collect();
+    let mut cand: SmallVec<[SupportPoint; 10]> = SmallVec::new();
+    for &d in &dirs {
+        let p = support(a, b, d);
+        // Polytope supports repeat: keep distinct points only.
+        if cand
+            .iter()
+            .all(|q: &SupportPoint| (q.w - p.w).length_squared() > 1e-10)
+        {
+            cand.push(p);
+        }
+    }
     let scale = cand
         .iter()
         .map(|p| p.w.length())
@@ -324,7 +334,7 @@ pub(crate) fn epa(a: &Convex, b: &Convex) -> Option<Epa> {
     // 4 of the 10 support points), else the largest one.
     let mut best = None;
     let mut best_in = None;
-    let min_vol = 1e-9 * scale * scale * scale;
+    let min_vol = 1e-6 * scale * scale * scale;
     let (mut best_vol, mut best_in_vol) = (min_vol, min_vol);
     let encloses = |p: [Vec3; 4]| {
         [[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 3, 1], [1, 2, 3, 0]]
@@ -336,10 +346,11 @@ pub(crate) fn epa(a: &Convex, b: &Convex) -> Option<Epa> {
                 so * sv >= 0.0
             })
     };
-    for i in 0..10 {
-        for j in i + 1..10 {
-            for k in j + 1..10 {
-                for l in k + 1..10 {
+    let nc = cand.len();
+    for i in 0..nc {
+        for j in i + 1..nc {
+            for k in j + 1..nc {
+                for l in k + 1..nc {
                     let p = [cand[i].w, cand[j].w, cand[k].w, cand[l].w];
                     let vol = (p[1] - p[0]).cross(p[2] - p[0]).dot(p[3] - p[0]).abs();
                     if vol > best_vol {
@@ -468,5 +479,76 @@ mod tests {
             }
             Gjk::Overlapping => panic!(),
         }
+    }
+}
+
+#[cfg(test)]
+mod epa_check {
+    use super::*;
+    use glam::{Mat3, Quat};
+
+    fn sat_depth(ha: Vec3, ra: Mat3, hb: Vec3, rb: Mat3, t: Vec3) -> f32 {
+        let aa = [ra.x_axis, ra.y_axis, ra.z_axis];
+        let ab = [rb.x_axis, rb.y_axis, rb.z_axis];
+        let mut axes: Vec<Vec3> = aa.iter().chain(&ab).copied().collect();
+        for a in aa {
+            for b in ab {
+                let c = a.cross(b);
+                if c.length() > 1e-3 {
+                    axes.push(c.normalize());
+                }
+            }
+        }
+        axes.iter()
+            .map(|n| {
+                let x: f32 = (0..3).map(|k| ha[k] * n.dot(aa[k]).abs()).sum();
+                let y: f32 = (0..3).map(|k| hb[k] * n.dot(ab[k]).abs()).sum();
+                x + y - t.dot(*n).abs()
+            })
+            .fold(f32::MAX, f32::min)
+    }
+
+    #[test]
+    fn epa_depth_matches_sat_for_boxes() {
+        let mut s = 7u64;
+        let mut r = move || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 40) as f32) / (1u64 << 24) as f32
+        };
+        let mut bad = 0;
+        for _ in 0..500 {
+            let ha = Vec3::new(0.2 + r(), 0.2 + r(), 0.2 + r());
+            let hb = Vec3::new(0.2 + r(), 0.2 + r(), 0.2 + r());
+            let qa = Quat::from_euler(glam::EulerRot::YXZ, r() * 6.0, r() * 6.0, r() * 6.0);
+            let qb = Quat::from_euler(glam::EulerRot::YXZ, r() * 6.0, r() * 6.0, r() * 6.0);
+            let t = Vec3::new(r() - 0.5, r() - 0.5, r() - 0.5) * 2.0;
+            let (ra, rb) = (Mat3::from_quat(qa), Mat3::from_quat(qb));
+            let d = sat_depth(ha, ra, hb, rb, t);
+            if d <= 0.0 {
+                continue;
+            }
+            let a = Convex::Cuboid {
+                c: Vec3::ZERO,
+                rot: ra,
+                h: ha,
+            };
+            let b = Convex::Cuboid {
+                c: t,
+                rot: rb,
+                h: hb,
+            };
+            match epa(&a, &b) {
+                Some(e) if (e.depth - d).abs() < 1e-3 => {}
+                other => {
+                    bad += 1;
+                    if bad < 5 {
+                        eprintln!("sat {d} epa {other:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(bad, 0);
     }
 }
