@@ -7,7 +7,7 @@
 //! |---|---|
 //! | [`schema`] | the scene description ([`Scene`], [`BodyDef`], [`ShapeDef`], …), plain serde data |
 //! | [`pattern`] | grids, stacks, pyramids with seeded jitter ([`Pattern`], [`SplitMix64`]) |
-//! | [`standard`] | the standard scenes (`tower_20`, `pyramid_20`, …, `pile_1000`) |
+//! | [`standard`](mod@standard) | the standard scenes (`tower_20`, `pyramid_20`, …, `pile_1000`) |
 //! | [`timeline`] | events at given times |
 //! | [`expect`] | expectations checked at given times |
 //! | [`load`] | RON text → validated [`Scene`], with `file:line:column` errors |
