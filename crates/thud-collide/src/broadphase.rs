@@ -1,6 +1,6 @@
 //! The broadphase: which pairs of colliders have overlapping bounding boxes.
 //!
-//! **Structure.** Two dynamic AABB trees ([`crate::tree`]): one for the static
+//! **Structure.** Two dynamic AABB trees (`tree.rs`): one for the static
 //! set, one for the moving set. Each proxy (a caller's collider slot `key`)
 //! keeps the tight box the caller gave (contact margin included) and a *fat*
 //! box, the tight box grown by `fat_margin` (10 cm by default), which is what
