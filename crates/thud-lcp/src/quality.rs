@@ -11,12 +11,21 @@
 //! `‖λ − clamp(λ − w, lo, hi)‖∞` (zero iff every row satisfies its case of §2 of the
 //! reference note), and the violation is how far `λ` is outside its box.
 //!
-//! **Scale.** Tolerances are relative: a residual passes when it is at most
-//! `tol · max(‖q‖∞, ‖w − q‖∞)`, the size of the terms that make up `w`
-//! ([`threshold`]). Multiplying the whole problem by a constant does not change
-//! which answers pass.
+//! **The pass test is relative and row by row.** Row `i` of `w` is made of the terms
+//! `q_i` and `M_ij z_j`; its scale is `s_i = max(|q_i|, Σ_j |M_ij z_j|)`, capped by the
+//! scale of the data `S` — `‖q‖∞` for a plain LCP, `max(‖b‖∞, ‖A‖max · B)` for a
+//! boxed one, `B` the largest finite stored bound ([`Lcp::data_scale`],
+//! [`BoxedLcp::data_scale`]). A candidate passes when every row's residual is at most
+//! `tol · min(s_i, S)` ([`row_scales`], [`passes`]).
+//!
+//! Why both: scaling the problem (or a row of it) by a constant changes nothing; a row
+//! of zeros in `M` keeps the scale `|q_i|`, so a huge wrong `z` cannot pass by
+//! inflating the scale of *other* rows; and the cap stops a huge `z` from inflating
+//! its own rows — on an inconsistent singular system (no solution) a `z` of size
+//! 10¹⁰ makes `Σ|M_ij z_j|` enormous while `w` stays wrong by `O(‖q‖)`, and is
+//! rejected. A non-finite entry never passes.
 
-use crate::matrix::norm_inf;
+use crate::matrix::{Matrix, norm_inf};
 use crate::problem::{BoxedLcp, Lcp, ProblemError};
 
 /// All three plain-LCP measures of one candidate.
@@ -58,6 +67,21 @@ pub fn bound_violation(z: &[f64], w: &[f64]) -> f64 {
     z.iter().chain(w).fold(0.0, |m, v| m.max(-v))
 }
 
+/// Row `i`'s projection residual `λ_i − clamp(λ_i − w_i, lo_i, hi_i)`, computed by
+/// cases so a huge `λ_i` cannot absorb a small `w_i` in rounding.
+#[inline]
+#[must_use]
+pub fn boxed_row_residual(lambda: f64, w: f64, lo: f64, hi: f64) -> f64 {
+    let (d_lo, d_hi) = (lambda - lo, lambda - hi);
+    if w >= d_lo {
+        d_lo // clamp at lo
+    } else if w <= d_hi {
+        d_hi // clamp at hi
+    } else {
+        w
+    }
+}
+
 /// `‖λ − clamp(λ − w, lo, hi)‖∞` over the common length; `+∞` if any entry of `λ`
 /// or `w` is not finite.
 #[must_use]
@@ -67,10 +91,36 @@ pub fn boxed_residual(lambda: &[f64], w: &[f64], lo: &[f64], hi: &[f64]) -> f64 
     }
     let mut r = 0.0f64;
     for i in 0..lambda.len().min(w.len()).min(lo.len()).min(hi.len()) {
-        let p = (lambda[i] - w[i]).max(lo[i]).min(hi[i]);
-        r = r.max((lambda[i] - p).abs());
+        r = r.max(boxed_row_residual(lambda[i], w[i], lo[i], hi[i]).abs());
     }
     r
+}
+
+/// The row scales `min(max(|q_i|, Σ_j |M_ij z_j|), cap)` of the pass test (`cap` is
+/// the data scale, see the module docs). Panics on mismatched lengths (internal use;
+/// the problem methods check).
+#[must_use]
+pub fn row_scales(m: &Matrix, q: &[f64], z: &[f64], cap: f64) -> Vec<f64> {
+    (0..q.len())
+        .map(|i| {
+            let s: f64 = m.row(i).iter().zip(z).map(|(a, x)| (a * x).abs()).sum();
+            s.max(q[i].abs()).min(cap)
+        })
+        .collect()
+}
+
+/// Whether every row's projection residual is at most `tol · scales[i]` (and every
+/// entry is finite). With `lo = 0, hi = ∞` this is the plain LCP test.
+#[must_use]
+pub fn passes(tol: f64, lambda: &[f64], w: &[f64], lo: &[f64], hi: &[f64], scales: &[f64]) -> bool {
+    if !all_finite(lambda) || !all_finite(w) {
+        return false;
+    }
+    // An overflowing scale (a diverged iterate) must not make every residual pass.
+    (0..lambda.len()).all(|i| {
+        let mark = tol * scales[i];
+        mark.is_finite() && boxed_row_residual(lambda[i], w[i], lo[i], hi[i]).abs() <= mark
+    })
 }
 
 /// How far `λ` is outside `[lo, hi]`: `max(0, loᵢ − λᵢ, λᵢ − hiᵢ)`.
@@ -83,25 +133,13 @@ pub fn box_violation(lambda: &[f64], lo: &[f64], hi: &[f64]) -> f64 {
     v
 }
 
-/// The pass mark for a residual: `tol · max(‖q‖∞, ‖w − q‖∞)` (`q` is `b` for a boxed
-/// problem, `w − q` is `Mz`). Zero for the all-zero problem, where only an exact
-/// answer passes, and for a non-finite `w`, which never passes.
-#[must_use]
-pub fn threshold(tol: f64, q: &[f64], w: &[f64]) -> f64 {
-    let mz = q
-        .iter()
-        .zip(w)
-        .fold(0.0f64, |m, (qi, wi)| m.max((wi - qi).abs()));
-    let t = tol * norm_inf(q).max(mz);
-    // A non-finite `w` (a diverged iterate) must never pass: its mark is 0.
-    if t.is_finite() && all_finite(w) {
-        t
-    } else {
-        0.0
-    }
-}
-
 impl Lcp {
+    /// The data scale `S = ‖q‖∞` that caps the row scales of the pass test.
+    #[must_use]
+    pub fn data_scale(&self) -> f64 {
+        norm_inf(self.q())
+    }
+
     /// The three measures of candidate `z` (length-checked).
     pub fn quality(&self, z: &[f64]) -> Result<Quality, ProblemError> {
         check_len(z, self.n())?;
@@ -113,6 +151,23 @@ impl Lcp {
         })
     }
 
+    /// Whether candidate `z` passes the row-wise relative test with tolerance `tol`
+    /// (length-checked; see the module docs).
+    pub fn passes(&self, z: &[f64], tol: f64) -> Result<bool, ProblemError> {
+        check_len(z, self.n())?;
+        let w = self.w(z);
+        let n = self.n();
+        let scales = row_scales(self.m(), self.q(), z, self.data_scale());
+        Ok(passes(
+            tol,
+            z,
+            &w,
+            &vec![0.0; n],
+            &vec![f64::INFINITY; n],
+            &scales,
+        ))
+    }
+
     /// `‖min(z, Mz + q)‖∞` of candidate `z` (length-checked).
     pub fn residual(&self, z: &[f64]) -> Result<f64, ProblemError> {
         Ok(self.quality(z)?.natural)
@@ -120,6 +175,19 @@ impl Lcp {
 }
 
 impl BoxedLcp {
+    /// The data scale `S = max(‖b‖∞, ‖A‖max · B)`, `B` the largest finite stored bound
+    /// of an uncoupled row, that caps the row scales of the pass test.
+    #[must_use]
+    pub fn data_scale(&self) -> f64 {
+        let coupled: Vec<usize> = self.coupling().iter().map(|c| c.t).collect();
+        let bound = (0..self.n())
+            .filter(|i| !coupled.contains(i))
+            .flat_map(|i| [self.lo()[i], self.hi()[i]])
+            .filter(|v| v.is_finite())
+            .fold(0.0f64, |m, v| m.max(v.abs()));
+        norm_inf(self.b()).max(self.a().max_abs() * bound)
+    }
+
     /// `‖λ − clamp(λ − (Aλ + b), lo, hi)‖∞` of candidate `λ`, with the effective
     /// (coupled) bounds at `λ` (length-checked).
     pub fn residual(&self, lambda: &[f64]) -> Result<f64, ProblemError> {
@@ -127,6 +195,21 @@ impl BoxedLcp {
         let w = self.w(lambda);
         let (lo, hi) = self.effective_bounds(lambda);
         Ok(boxed_residual(lambda, &w, &lo, &hi))
+    }
+
+    /// Whether candidate `λ` passes the row-wise relative test with tolerance `tol`,
+    /// with the effective (coupled) bounds at `λ` (length-checked).
+    pub fn passes(&self, lambda: &[f64], tol: f64) -> Result<bool, ProblemError> {
+        check_len(lambda, self.n())?;
+        Ok(self.passes_unchecked(lambda, tol))
+    }
+
+    /// [`Self::passes`] without the length check (internal use).
+    pub(crate) fn passes_unchecked(&self, lambda: &[f64], tol: f64) -> bool {
+        let w = self.w(lambda);
+        let (lo, hi) = self.effective_bounds(lambda);
+        let scales = row_scales(self.a(), self.b(), lambda, self.data_scale());
+        passes(tol, lambda, &w, &lo, &hi, &scales)
     }
 
     /// How far `λ` is outside its effective box (length-checked).

@@ -2,11 +2,12 @@
 //!
 //! A solver's *claim* is checked before it is reported: [`Report::for_lcp`] and
 //! [`Report::for_boxed`] recompute `w` from the original data and the natural-map
-//! residual of the answer ([`crate::quality`]), and a claimed [`Status::Solved`] whose
-//! residual exceeds the tolerance (relative to the problem's scale, see
-//! [`crate::quality::threshold`]) is downgraded to [`Status::Singular`] — the pivots
-//! were too ill-conditioned to give an accurate answer. So `Solved` always means the
-//! returned `z` passes the residual test.
+//! residual of the answer ([`crate::quality`]), and a claimed [`Status::Solved`] that
+//! fails the row-wise relative test ([`crate::quality::passes`]) is downgraded to [`Status::Singular`] — the pivots
+//! were too ill-conditioned to give an accurate answer. Conversely, an answer that
+//! passes is reported `Solved` whatever the method concluded — a pivoting method may
+//! stand on a solution and still take a rounding-noise negative for a pivot that
+//! ends on a ray. So `Solved` means exactly: the returned `z` passes the test.
 
 use crate::problem::{BoxedLcp, Lcp};
 use crate::quality;
@@ -79,8 +80,17 @@ impl Report {
     ) -> Self {
         let w = p.w(&z);
         let residual = quality::natural_residual(&z, &w);
-        let thr = quality::threshold(tolerance, p.q(), &w);
-        Self::checked(z, w, iterations, claimed, residual, thr)
+        let n = z.len();
+        let scales = quality::row_scales(p.m(), p.q(), &z, p.data_scale());
+        let ok = quality::passes(
+            tolerance,
+            &z,
+            &w,
+            &vec![0.0; n],
+            &vec![f64::INFINITY; n],
+            &scales,
+        );
+        Self::checked(z, w, iterations, claimed, residual, ok)
     }
 
     /// Builds the report for a candidate `λ` of the boxed problem `p`.
@@ -95,8 +105,9 @@ impl Report {
         let w = p.w(&z);
         let (lo, hi) = p.effective_bounds(&z);
         let residual = quality::boxed_residual(&z, &w, &lo, &hi);
-        let thr = quality::threshold(tolerance, p.b(), &w);
-        Self::checked(z, w, iterations, claimed, residual, thr)
+        let scales = quality::row_scales(p.a(), p.b(), &z, p.data_scale());
+        let ok = quality::passes(tolerance, &z, &w, &lo, &hi, &scales);
+        Self::checked(z, w, iterations, claimed, residual, ok)
     }
 
     fn checked(
@@ -105,11 +116,11 @@ impl Report {
         iterations: usize,
         claimed: Status,
         residual: f64,
-        thr: f64,
+        ok: bool,
     ) -> Self {
-        let ok = residual <= thr;
         let status = match claimed {
-            Status::Solved if !ok => Status::Singular,
+            _ if ok => Status::Solved,
+            Status::Solved => Status::Singular,
             s => s,
         };
         Self {

@@ -26,7 +26,7 @@ pub struct Options {
     /// Sweep limit (iterative) or pivot limit (pivoting); `None` = the method's default
     /// (10 000 sweeps; `max(1000, 50·n)` pivots).
     pub max_iterations: Option<usize>,
-    /// Relative tolerance of the residual test ([`crate::quality::threshold`]).
+    /// Relative tolerance of the row-wise residual test ([`crate::quality::passes`]).
     pub tolerance: f64,
     /// Relaxation factor for `sor` (default 1.3) and damping for `jacobi` (default 1);
     /// must lie in `(0, 2)`. `pgs` always uses 1.

@@ -97,8 +97,9 @@ proptest! {
         for method in Method::ALL {
             let r = method.solve(&problem, &Options::default()).unwrap();
             if r.status == Status::Solved {
-                let thr = 1e-9 * p.q().iter().chain(&r.w).fold(1e-300f64, |a, b| a.max(b.abs())) * 10.0;
-                prop_assert!(p.residual(&r.z).unwrap() <= thr.max(1e-9), "{}: {:?}", method, r);
+                prop_assert!(p.passes(&r.z, 1e-9).unwrap(), "{}: {:?}", method, r);
+                let scale = p.q().iter().chain(&r.z).fold(1.0f64, |a, b| a.max(b.abs()));
+                prop_assert!(p.quality(&r.z).unwrap().violation <= 1e-8 * scale, "{}: {:?}", method, r);
             }
         }
         let auto = Method::Auto.solve(&problem, &Options::default()).unwrap();

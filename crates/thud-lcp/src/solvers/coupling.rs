@@ -64,7 +64,7 @@ pub(crate) fn solve_coupled(
         let w = p.w(&lambda);
         let (lo, hi) = p.effective_bounds(&lambda);
         let res = quality::boxed_residual(&lambda, &w, &lo, &hi);
-        if res <= quality::threshold(options.tolerance, p.b(), &w) {
+        if p.passes_unchecked(&lambda, options.tolerance) {
             return Ok(Report::for_boxed(
                 p,
                 lambda,

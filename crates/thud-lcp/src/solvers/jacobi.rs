@@ -12,7 +12,6 @@
 //! the exact residual comes for free with each sweep's `w`.
 
 use crate::problem::{BoxedLcp, Problem};
-use crate::quality;
 use crate::report::{Report, Status};
 use crate::solver::{Options, SolveError, Solver};
 
@@ -48,9 +47,7 @@ pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError
     for sweep in 0..=limit {
         let w = p.w(&lambda);
         let (lo, hi) = p.effective_bounds(&lambda);
-        if quality::boxed_residual(&lambda, &w, &lo, &hi)
-            <= quality::threshold(options.tolerance, p.b(), &w)
-        {
+        if p.passes_unchecked(&lambda, options.tolerance) {
             return Ok(Report::for_boxed(
                 p,
                 lambda,
