@@ -20,9 +20,11 @@
 //! **Friction coupling** (ODE's `findex`). A pair `(t, n, μ)` says that row `t`'s
 //! bounds are not the stored `lo_t, hi_t` but `±μ·max(λ_n, 0)`: a friction row takes
 //! its box from the normal impulse of its contact. The bounds then depend on the
-//! answer; iterative solvers refresh them at every row visit and the pivoting solvers
-//! reach a consistent answer by outer fixed-point passes
-//! ([`crate::solvers::coupling`]). [`BoxedLcp::effective_bounds`] evaluates them.
+//! answer; iterative solvers refresh them at every row visit, the boxed pivoting
+//! solver and enumeration link `λ_t = ±μλ_n` into their active-set patterns
+//! ([`crate::solvers::pattern`]), with outer fixed-point passes
+//! ([`crate::solvers::coupling`]) as the last resort. [`BoxedLcp::effective_bounds`]
+//! evaluates them.
 //!
 //! Constructors validate everything a caller (or a JSON file) can get wrong and
 //! return a [`ProblemError`] naming the offending row; nothing here panics on input.

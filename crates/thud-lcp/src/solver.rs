@@ -11,9 +11,9 @@
 //! | `lemke` | LCP | copositive-plus (PSD, P-matrices, …) |
 //! | `dantzig` | LCP | PSD and P-matrices |
 //! | `dantzig-simple` | LCP | P-matrices (incl. SPD) |
-//! | `boxed-pivot` | LCP and boxed (coupling by outer passes) | PSD (incl. singular) and P |
+//! | `boxed-pivot` | LCP and boxed (coupling linked into the pattern search) | PSD (incl. singular) and P |
 //! | `kolesnikov` | LCP | SPD in practice; no proof (repeat detection) |
-//! | `enumerate` | LCP and boxed, n ≤ 20 | any (exhaustive) |
+//! | `enumerate` | LCP and boxed (coupling too), n ≤ 20 | any (exhaustive) |
 //! | `auto` | both | see [`crate::solvers::auto`] |
 
 use crate::problem::Problem;

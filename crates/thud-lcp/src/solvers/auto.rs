@@ -18,7 +18,7 @@
 //!    `no_solution` then means "Lemke's ray", as documented there.
 //!
 //! **Boxed problem** (finite bounds, free rows or friction coupling):
-//! [`super::boxed_pivot`] (with outer passes for coupling); if it does not report
+//! [`super::boxed_pivot`] (coupling inside its pattern search); if it does not report
 //! solved and the problem is small enough for [`super::enumerate`] (`n ≤ 20`,
 //! at most `2²⁰` patterns), enumeration decides.
 //!
