@@ -18,6 +18,9 @@
 //! change between iterations, as in a settled scene, so the broadphase sees no moves
 //! and the narrowphase cache matches every point. `cold` rebuilds the broadphase from
 //! scratch each iteration (every proxy inserted, every pair found by a tree query).
+//! `step_jitter` nudges every moving body by ±10 µm per iteration, as a settled
+//! solver does, so the pair cache must re-evaluate every contact (its reuse path);
+//! `narrowphase_no_reuse` disables the pair cache: every pair recomputed from scratch.
 //!
 //! Run: `cargo bench --bench collide -- --warm-up-time 1 --measurement-time 3`.
 
@@ -159,6 +162,34 @@ fn bench_layout(c: &mut Criterion, name: &str, l: &Layout) {
             bp.find_pairs(&mut pairs);
             np.update(&pairs, &l.shapes, &l.poses, MARGIN);
             black_box(np.manifolds().len())
+        })
+    });
+    // As a settled solver leaves them: every body nudged by ±10 µm each step, so
+    // the pair cache re-evaluates every anchor (reuse path, no recomputation).
+    let mut jittered = l.poses.clone();
+    let mut flip = 1.0f32;
+    g.bench_function("step_jitter", |b| {
+        b.iter(|| {
+            flip = -flip;
+            for (k, p) in jittered.iter_mut().enumerate() {
+                if l.moving[k] {
+                    p.position = l.poses[k].position + Vec3::new(1e-5, -1e-5, 0.5e-5) * flip;
+                }
+            }
+            for (k, s) in l.shapes.iter().enumerate() {
+                bp.update(k as u32, s.aabb(&jittered[k]).expanded(MARGIN));
+            }
+            bp.find_pairs(&mut pairs);
+            np.update(&pairs, &l.shapes, &jittered, MARGIN);
+            black_box(np.manifolds().len())
+        })
+    });
+    let mut cold = NarrowPhase::new().with_reuse_thresholds(0.0, 0.0);
+    cold.set_parallel(false);
+    g.bench_function("narrowphase_no_reuse", |b| {
+        b.iter(|| {
+            cold.update(&pairs, &l.shapes, &l.poses, MARGIN);
+            black_box(cold.manifolds().len())
         })
     });
     g.finish();
