@@ -68,3 +68,19 @@ fn tolerances_are_relative_to_scale() {
         }
     }
 }
+
+/// An exported problem reads back bit for bit (serde_json's `float_roundtrip`), so a
+/// problem dumped by the engine solves exactly as it did in memory.
+#[test]
+fn json_round_trip_is_exact() {
+    use thud_lcp::generate::{Class, instance};
+    use thud_lcp::json::{parse_problems, problem_json};
+    for class in [Class::Spd, Class::Psd, Class::PMatrix, Class::Contact] {
+        for seed in 0..5 {
+            let p = instance(class, 9, seed);
+            let text = serde_json::to_string(&problem_json(Some("x"), &p)).unwrap();
+            let (back, _) = parse_problems(&text).unwrap();
+            assert_eq!(back[0].problem, p, "{class:?} seed {seed}");
+        }
+    }
+}
