@@ -118,6 +118,3 @@ fn main() {
         (cpu_time() - c0) / 20.0 * 1e3
     );
 }
-
-#[allow(dead_code)]
-fn micro() {}

@@ -36,7 +36,7 @@ pub(crate) struct ClipVertex {
     pub lines: [u8; 2],
 }
 
-pub(crate) type Poly = SmallVec<[ClipVertex; 16]>;
+pub(crate) type Poly = SmallVec<[ClipVertex; 8]>;
 
 /// A candidate contact: surface points on A and B (any common frame), separation, id.
 #[derive(Clone, Copy, Debug)]
@@ -47,7 +47,7 @@ pub(crate) struct Candidate {
     pub id: u32,
 }
 
-pub(crate) type Candidates = SmallVec<[Candidate; 16]>;
+pub(crate) type Candidates = SmallVec<[Candidate; 8]>;
 
 #[inline]
 fn shared(a: [u8; 2], b: [u8; 2]) -> u8 {
