@@ -1,9 +1,55 @@
-//! Benchmark placeholder: the owning crate's work replaces this file.
-use criterion::{Criterion, criterion_group, criterion_main};
+//! Step time of the standard scenes (`shared/scenes.md`, built by `thud_scene::standard`)
+//! at default settings, sleeping off, single thread; and the cost of one PGS row update.
+//!
+//! `cargo bench --bench step -- --warm-up-time 1 --measurement-time 3`
+//!
+//! Each scene is first run for 1 s of simulated time so the benchmark measures resting
+//! (warm-started) steps, then every iteration is one `World::step`. The row cost is the
+//! `Solve` stage time divided by rows × iterations, printed once per scene.
 
-fn placeholder(c: &mut Criterion) {
-    c.bench_function("placeholder", |b| b.iter(|| std::hint::black_box(1 + 1)));
+#[path = "../crates/thud-dynamics/examples/support/scene_world.rs"]
+mod scene_world;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use thud_dynamics::{Settings, Stage, World};
+
+const SCENES: [&str; 4] = ["tower_20", "pyramid_20", "pyramid_40", "pile_1000"];
+
+fn settled(name: &str) -> World {
+    let scene = thud_scene::standard(name).expect("standard scene");
+    let (mut world, _) = scene_world::world(&scene, Settings::without_sleeping());
+    for _ in 0..60 {
+        world.step().expect("step");
+    }
+    world
 }
 
-criterion_group!(benches, placeholder);
+fn step_time(c: &mut Criterion) {
+    let mut group = c.benchmark_group("step");
+    group.sample_size(20);
+    for name in SCENES {
+        let mut world = settled(name);
+        group.bench_function(name, |b| b.iter(|| world.step().expect("step")));
+        // Row cost from the solver's own stage timer over a few steps.
+        let (mut solve, mut updates) = (0.0f64, 0.0f64);
+        for _ in 0..20 {
+            world.step().expect("step");
+            let s = world.stats();
+            solve += s.stage(Stage::Solve).as_secs_f64();
+            updates += (s.rows as f64) * f64::from(s.iterations);
+        }
+        if updates > 0.0 {
+            println!(
+                "{name}: {} rows, {} iterations, Solve stage {:.3} ms/step, {:.2} ns per row update",
+                world.stats().rows,
+                world.stats().iterations,
+                solve / 20.0 * 1e3,
+                solve / updates * 1e9
+            );
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, step_time);
 criterion_main!(benches);

@@ -390,6 +390,9 @@ impl Body {
         let mut parts: SmallVec<[(f32, Vec3, Mat3); 4]> = SmallVec::new();
         for c in &self.colliders {
             let shape = c.validate()?;
+            if c.get_density() == 0.0 {
+                continue; // a massless part (it still collides)
+            }
             let mp = shape
                 .mass_properties(c.get_density())
                 .map_err(|e| DynamicsError::Shape(e.to_string()))?;

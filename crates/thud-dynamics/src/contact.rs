@@ -40,6 +40,8 @@ pub(crate) struct ContactStore {
     /// Island root (body slot) of each point, for the exact mode.
     pub island: Vec<u32>,
     pub manifolds: usize,
+    /// Points that came with a non-zero warm-start impulse.
+    pub warm_started: usize,
 }
 
 /// What the store needs to know about the world to build rows.
@@ -72,6 +74,7 @@ impl ContactStore {
         self.restitution.clear();
         self.island.clear();
         self.manifolds = 0;
+        self.warm_started = 0;
         for (mi, pm) in manifolds.iter().enumerate() {
             let (ka, kb) = (pm.a as usize, pm.b as usize);
             let (ba, bb) = (ctx.collider_body[ka], ctx.collider_body[kb]);
@@ -104,6 +107,9 @@ impl ContactStore {
                     restitution,
                     warm: [cp.user[0], cp.user[1], cp.user[2]],
                 };
+                if cp.user[0] != 0.0 {
+                    self.warm_started += 1;
+                }
                 let (rows, extra) = build_point(bodies, &input, params);
                 let index = self.points.len() as u32;
                 self.points.push(rows);

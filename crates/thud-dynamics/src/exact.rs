@@ -161,7 +161,7 @@ pub(crate) fn solve_islands(
     bodies: &mut SolverBodies,
     s: &Settings,
 ) -> (usize, u32) {
-    pgs::solve(&mut c.points, &mut bodies.dv, s.iterations, s.omega);
+    pgs::solve(&mut c.points, &mut bodies.dv, s.iterations, s.omega, s.symmetric_sweeps);
     let mut order: Vec<u32> = (0..c.points.len() as u32).collect();
     order.sort_by_key(|&i| c.island[i as usize]);
     let mut solved = 0;
@@ -182,4 +182,126 @@ pub(crate) fn solve_islands(
         start = end;
     }
     (solved, s.iterations)
+}
+
+/// Islands of the last step as `(island root, point indices)` in root order.
+pub(crate) fn islands_of(c: &ContactStore) -> Vec<(u32, Vec<u32>)> {
+    let mut order: Vec<u32> = (0..c.points.len() as u32).collect();
+    order.sort_by_key(|&i| c.island[i as usize]);
+    let mut out: Vec<(u32, Vec<u32>)> = Vec::new();
+    for i in order {
+        let root = c.island[i as usize];
+        match out.last_mut() {
+            Some((r, v)) if *r == root => v.push(i),
+            _ => out.push((root, vec![i])),
+        }
+    }
+    out
+}
+
+/// Write the last step's problems, one coupled boxed LCP per island of at most
+/// `max_rows` rows, as a JSON array in thud-lcp's format. Returns how many were written.
+pub(crate) fn export(c: &ContactStore, max_rows: usize, out: &mut dyn std::io::Write) -> Result<usize, String> {
+    let mut problems = Vec::new();
+    for (k, (_, idx)) in islands_of(c).iter().enumerate() {
+        if 3 * idx.len() > max_rows {
+            continue;
+        }
+        let (p, _) = boxed_problem(&c.points, idx)?;
+        let name = format!("island {k} ({} points, {} rows)", idx.len(), 3 * idx.len());
+        problems.push(thud_lcp::json::problem_json(Some(&name), &thud_lcp::Problem::Boxed(p)));
+    }
+    let n = problems.len();
+    serde_json::to_writer_pretty(&mut *out, &serde_json::Value::Array(problems)).map_err(|e| e.to_string())?;
+    writeln!(out).map_err(|e| e.to_string())?;
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jacobian::{BuildParams, PointInput, build_point};
+    use crate::solver_body::SolverBodies;
+    use glam::{Mat3, Vec3};
+
+    /// Two unit spheres (1 kg) stacked on the dummy ground, sliding and spinning: six
+    /// rows of full rank, so the BLCP has one answer for PGS to approach.
+    fn two_spheres() -> Vec<ContactRows> {
+        let dt = 1.0 / 60.0;
+        let mut bodies = SolverBodies::default();
+        bodies.reset();
+        let inv_i = Mat3::from_diagonal(Vec3::splat(1.0 / 0.1));
+        let g = Vec3::new(0.0, -9.81 * dt, 0.0);
+        let u1 = Velocity {
+            lin: Vec3::new(0.3, 0.0, -0.1) + g,
+            ang: Vec3::new(0.0, 0.5, 1.0),
+        };
+        let u2 = Velocity {
+            lin: Vec3::new(-0.2, -0.5, 0.05) + g,
+            ang: Vec3::new(2.0, 0.0, -0.3),
+        };
+        bodies.push(0, u1, u1, 1.0, inv_i, Vec3::new(0.0, 0.5, 0.0));
+        bodies.push(1, u2, u2, 1.0, inv_i, Vec3::new(0.0, 1.5, 0.0));
+        let s = BuildParams {
+            inv_dt: 1.0 / dt,
+            erp: 0.2,
+            slop: 0.0,
+            max_correction: 1.0,
+            split: true,
+            warm_start: 0.0,
+            restitution_threshold: 1.0,
+        };
+        [(0u32, 1u32, Vec3::new(0.0, 0.0, 0.0)), (1, 2, Vec3::new(0.0, 1.0, 0.0))]
+            .iter()
+            .map(|&(a, b, p)| {
+                let input = PointInput {
+                    a,
+                    b,
+                    normal: Vec3::Y,
+                    point: p,
+                    separation: 0.0,
+                    friction: 0.4,
+                    restitution: 0.0,
+                    warm: [0.0; 3],
+                };
+                build_point(&bodies, &input, &s).0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pgs_approaches_the_exact_blcp_answer() {
+        let exact = solve_points(&two_spheres(), &[0, 1], 20).unwrap();
+        let mut errors = Vec::new();
+        for iterations in [1, 4, 16, 64, 256] {
+            let mut pts = two_spheres();
+            let mut dv = vec![Velocity::ZERO; 3];
+            pgs::solve(&mut pts, &mut dv, iterations, 1.0, false);
+            let err = pts
+                .iter()
+                .flat_map(|c| c.rows.iter().map(|r| r.lambda))
+                .zip(&exact)
+                .map(|(l, e)| (f64::from(l) - e).abs())
+                .fold(0.0, f64::max);
+            errors.push(err);
+        }
+        let scale = exact.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        assert!(scale > 0.1, "{exact:?}");
+        for w in errors.windows(2) {
+            assert!(w[1] <= w[0] + 1e-6, "not approaching: {errors:?}");
+        }
+        assert!(errors.last().unwrap() / scale < 1e-4, "{errors:?} vs {exact:?}");
+    }
+
+    #[test]
+    fn export_writes_thud_lcp_json() {
+        let mut store = ContactStore::default();
+        store.points = two_spheres();
+        store.island = vec![1, 1];
+        let mut out = Vec::new();
+        assert_eq!(export(&store, 100, &mut out).unwrap(), 1);
+        let text = String::from_utf8(out).unwrap();
+        let (problems, _) = thud_lcp::json::parse_problems(&text).unwrap();
+        assert_eq!(problems[0].problem.n(), 6);
+    }
 }

@@ -67,6 +67,8 @@ pub struct Settings {
     pub slop: f32,
     /// Upper bound on the correction speed in m/s.
     pub max_correction_velocity: f32,
+    /// Alternate the sweep direction (forward, backward, ...): symmetric Gauss-Seidel.
+    pub symmetric_sweeps: bool,
     /// PGS sweeps of the split-impulse position pass.
     pub split_iterations: u32,
     /// Speculative margin in metres: contact points up to this far apart are solved
@@ -113,6 +115,7 @@ impl Default for Settings {
             slop: 0.0002,
             max_correction_velocity: 2.0,
             split_iterations: 4,
+            symmetric_sweeps: false,
             contact_margin: 0.02,
             restitution_threshold: 1.0,
             gyroscopic: true,

@@ -80,6 +80,8 @@ pub struct StepStats {
     pub rows: usize,
     /// PGS sweeps done (summed over substeps).
     pub iterations: u32,
+    /// Contact points that started from a warm (matched, non-zero) impulse.
+    pub warm_started: usize,
     /// Islands found (awake ones).
     pub islands: usize,
     /// Islands solved exactly (exact mode).
@@ -96,6 +98,7 @@ impl Default for StepStats {
             manifolds: 0,
             rows: 0,
             iterations: 0,
+            warm_started: 0,
             islands: 0,
             exact_islands: 0,
         }

@@ -373,6 +373,14 @@ impl World {
         })
     }
 
+    /// Write the last step's contact problems in thud-lcp's JSON format (an array, one
+    /// coupled boxed LCP `(A, b, lo, hi, friction_coupling)` per island of at most
+    /// `max_rows` rows, assembled from the very rows the solver used), so they can be
+    /// studied with `thud-lcp compare`. Returns how many problems were written.
+    pub fn export_lcp(&self, out: &mut dyn std::io::Write, max_rows: usize) -> Result<usize, DynamicsError> {
+        crate::exact::export(&self.contacts, max_rows, out).map_err(DynamicsError::Export)
+    }
+
     // ------------------------------------------------------------------ the step
 
     /// One step of `settings.dt`.
@@ -606,6 +614,7 @@ impl World {
         self.stats.contacts = self.contacts.points.len();
         self.stats.manifolds = self.contacts.manifolds;
         self.stats.rows = self.contacts.rows();
+        self.stats.warm_started = self.contacts.warm_started;
     }
 
     fn warm_start(&mut self) {
@@ -617,12 +626,7 @@ impl World {
         let s = &self.settings;
         match s.solver_mode {
             SolverMode::Pgs => {
-                pgs::solve(
-                    &mut self.contacts.points,
-                    &mut self.solver.dv,
-                    s.iterations,
-                    s.omega,
-                );
+                pgs::solve(&mut self.contacts.points, &mut self.solver.dv, s.iterations, s.omega, s.symmetric_sweeps);
                 self.stats.iterations += s.iterations;
             }
             SolverMode::Exact => {

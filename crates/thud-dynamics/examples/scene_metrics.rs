@@ -1,0 +1,73 @@
+//! Run standard scenes and print drift, sag, energy and step time.
+//!
+//! `cargo run --release -p thud-dynamics --example scene_metrics -- tower_20 pyramid_20`
+//! Settings overrides through the environment: `THUD_ITER`, `THUD_ERP`, `THUD_SLOP`,
+//! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_OMEGA`,
+//! `THUD_STEPS`.
+
+mod support;
+
+use support::scene_world::run;
+use thud_dynamics::{PenetrationMode, Settings, Stage};
+
+fn env<T: std::str::FromStr>(k: &str) -> Option<T> {
+    std::env::var(k).ok().and_then(|v| v.parse().ok())
+}
+
+fn main() {
+    let mut s = Settings::without_sleeping();
+    if let Some(v) = env("THUD_ITER") {
+        s.iterations = v;
+    }
+    if let Some(v) = env("THUD_ERP") {
+        s.erp = v;
+    }
+    if let Some(v) = env("THUD_SLOP") {
+        s.slop = v;
+    }
+    if let Some(v) = env::<u32>("THUD_SPLIT") {
+        s.penetration = if v == 0 { PenetrationMode::Baumgarte } else { PenetrationMode::SplitImpulse };
+    }
+    if let Some(v) = env("THUD_SPLIT_ITER") {
+        s.split_iterations = v;
+    }
+    if let Some(v) = env("THUD_MARGIN") {
+        s.contact_margin = v;
+    }
+    if let Some(v) = env("THUD_SUBSTEPS") {
+        s.substeps = v;
+    }
+    if let Some(v) = env("THUD_OMEGA") {
+        s.omega = v;
+    }
+    if let Some(v) = env("THUD_WARM") {
+        s.warm_start = v;
+    }
+    if let Some(v) = env::<u32>("THUD_SYM") {
+        s.symmetric_sweeps = v != 0;
+    }
+    let steps: usize = env("THUD_STEPS").unwrap_or(600);
+    let names: Vec<String> = std::env::args().skip(1).collect();
+    for name in &names {
+        let scene = thud_scene::standard(name).expect("standard scene name");
+        let (world, m) = run(&scene, s.clone(), steps);
+        let st = world.stats();
+        println!(
+            "{name:12} drift {:7.3} mm  sag {:7.3} mm  rise {:9.5} J  rebound {:8.4} J  moving {:4}  step mean {:7.3} ms max {:7.3} ms  rows {} contacts {}",
+            m.drift * 1e3,
+            m.sag * 1e3,
+            m.energy_rise,
+            m.energy_rebound,
+            m.still_moving,
+            m.mean_step * 1e3,
+            m.max_step * 1e3,
+            st.rows,
+            st.contacts
+        );
+        let stages: Vec<String> = Stage::ALL
+            .iter()
+            .map(|&g| format!("{} {:.3}", g, st.stage(g).as_secs_f64() * 1e3))
+            .collect();
+        println!("             last step: {}", stages.join(", "));
+    }
+}

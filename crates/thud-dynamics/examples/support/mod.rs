@@ -1,0 +1,2 @@
+//! Helpers shared by the examples, tests and benches.
+pub mod scene_world;

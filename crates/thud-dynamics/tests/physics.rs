@@ -1,0 +1,284 @@
+//! Closed-form physics checks of the whole step (issue 4, item 10).
+//!
+//! Where the time step itself shifts the answer, the test compares with the scheme's own
+//! discrete closed form and states the O(dt) gap to the continuous one.
+
+use glam::{Quat, Vec3};
+use thud_dynamics::{BodyBuilder, BodyHandle, Collider, DynamicsError, Settings, World};
+
+const G: f32 = 9.81;
+const DT: f32 = 1.0 / 60.0;
+
+fn settings() -> Settings {
+    Settings::without_sleeping()
+}
+
+/// The standard ground: static cuboid, top face y = 0.
+fn ground(world: &mut World, friction: f32) -> BodyHandle {
+    world
+        .add_body(
+            BodyBuilder::fixed()
+                .position(Vec3::new(0.0, -0.5, 0.0))
+                .collider(Collider::cuboid(Vec3::new(200.0, 0.5, 200.0)).friction(friction)),
+        )
+        .unwrap()
+}
+
+fn unit_box(p: Vec3) -> BodyBuilder {
+    BodyBuilder::dynamic().position(p).collider(Collider::cuboid(Vec3::splat(0.5)))
+}
+
+#[test]
+fn free_fall_matches_the_discrete_closed_form() {
+    let mut w = World::new(settings());
+    let y0 = 100.0;
+    let h = w
+        .add_body(BodyBuilder::dynamic().position(Vec3::new(0.0, y0, 0.0)).collider(Collider::sphere(0.5)))
+        .unwrap();
+    let n = 90;
+    for _ in 0..n {
+        w.step().unwrap();
+    }
+    let b = w.body(h).unwrap();
+    let (nf, t) = (n as f32, n as f32 * DT);
+    // Semi-implicit Euler: v_n = −g·n·dt exactly; y_n = y0 − g·dt²·n(n+1)/2.
+    assert!((b.linear_velocity().y + G * t).abs() <= 1e-5 * G * t, "{}", b.linear_velocity().y);
+    let discrete = y0 - G * DT * DT * nf * (nf + 1.0) / 2.0;
+    assert!(((b.position().y - discrete) / discrete).abs() < 1e-5, "{} vs {discrete}", b.position().y);
+    // The continuous answer differs by exactly g·dt·t/2 (the scheme's O(dt) lead).
+    let continuous = y0 - G * t * t / 2.0;
+    assert!((b.position().y - continuous).abs() <= G * DT * t / 2.0 * 1.001 + 1e-4);
+}
+
+/// A static half-space through the origin tilted by `theta` about z, and a unit box
+/// resting on it; returns the box handle and the downhill unit vector.
+fn incline(w: &mut World, theta: f32, mu: f32) -> (BodyHandle, Vec3) {
+    let q = Quat::from_rotation_z(theta);
+    let n = q * Vec3::Y;
+    w.add_body(BodyBuilder::fixed().collider(Collider::halfspace(n).friction(mu))).unwrap();
+    let b = w
+        .add_body(unit_box(n * 0.5).rotation(q).linear_velocity(Vec3::ZERO))
+        .unwrap();
+    let down = (q * Vec3::X) * -1.0; // x tilted up by theta; downhill is −x'
+    let down = if down.y > 0.0 { -down } else { down };
+    (b, down)
+}
+
+#[test]
+fn box_on_shallow_incline_stays_put() {
+    let mut w = World::new(settings());
+    let theta = 20f32.to_radians(); // tan θ = 0.36 < μ = 0.6
+    let (b, _) = incline(&mut w, theta, 0.6);
+    let p0 = w.body(b).unwrap().position();
+    for _ in 0..120 {
+        w.step().unwrap();
+    }
+    let moved = (w.body(b).unwrap().position() - p0).length();
+    // A frictionless box would have slid g·sinθ·t²/2 = 6.7 m; 2% of that is 13 cm.
+    assert!(moved < 0.01, "moved {moved} m");
+}
+
+#[test]
+fn box_on_steep_incline_slides_with_the_coulomb_acceleration() {
+    let mut w = World::new(settings());
+    let (theta, mu) = (40f32.to_radians(), 0.6f32); // tan θ = 0.84 > μ
+    let (b, down) = incline(&mut w, theta, mu);
+    for _ in 0..30 {
+        w.step().unwrap();
+    }
+    let v1 = w.body(b).unwrap().linear_velocity().dot(down);
+    for _ in 0..60 {
+        w.step().unwrap();
+    }
+    let v2 = w.body(b).unwrap().linear_velocity().dot(down);
+    let a = (v2 - v1) / (60.0 * DT);
+    let expect = G * (theta.sin() - mu * theta.cos());
+    assert!(((a - expect) / expect).abs() < 0.02, "a = {a}, expected {expect}");
+}
+
+#[test]
+fn sliding_box_stops_after_v2_over_2_mu_g() {
+    let mut w = World::new(settings());
+    ground(&mut w, 0.6);
+    let v0 = 2.0;
+    let b = w.add_body(unit_box(Vec3::new(0.0, 0.5, 0.0)).linear_velocity(Vec3::new(v0, 0.0, 0.0))).unwrap();
+    let x0 = w.body(b).unwrap().position().x;
+    for _ in 0..120 {
+        w.step().unwrap();
+    }
+    let body = w.body(b).unwrap();
+    assert!(body.linear_velocity().length() < 1e-3, "still moving {}", body.linear_velocity());
+    let d = body.position().x - x0;
+    let expect = v0 * v0 / (2.0 * 0.6 * G);
+    assert!((d - expect).abs() <= v0 * DT + 0.02 * expect, "stopped after {d} m, expected {expect}");
+}
+
+#[test]
+fn ball_rebounds_to_e_squared_h() {
+    let mut w = World::new(settings());
+    ground(&mut w, 0.6);
+    let (h, e, r) = (1.0f32, 0.5f32, 0.5f32);
+    let ball = w
+        .add_body(
+            BodyBuilder::dynamic()
+                .position(Vec3::new(0.0, r + h, 0.0))
+                .collider(Collider::sphere(r).restitution(e)),
+        )
+        .unwrap();
+    let mut bounced = false;
+    let mut apex: f32 = 0.0;
+    for _ in 0..150 {
+        w.step().unwrap();
+        let b = w.body(ball).unwrap();
+        if b.linear_velocity().y > 0.0 {
+            bounced = true;
+        }
+        if bounced {
+            apex = apex.max(b.position().y - r);
+        }
+    }
+    assert!(bounced);
+    let expect = e * e * h;
+    assert!(((apex - expect) / expect).abs() < 0.05, "apex {apex}, expected {expect}");
+}
+
+#[test]
+fn resting_box_normal_impulses_sum_to_m_g_dt() {
+    let mut w = World::new(settings());
+    ground(&mut w, 0.6);
+    let b = w.add_body(unit_box(Vec3::new(0.0, 0.5, 0.0))).unwrap();
+    for _ in 0..60 {
+        w.step().unwrap();
+    }
+    let sum: f32 = w.contacts().map(|c| c.total_normal_impulse()).sum();
+    let m = w.body(b).unwrap().mass();
+    let expect = m * G * DT;
+    assert!(((sum - expect) / expect).abs() < 1e-3, "{sum} vs {expect}");
+}
+
+#[test]
+fn energy_never_rises_without_restitution() {
+    let mut w = World::new(settings());
+    ground(&mut w, 0.6);
+    for i in 0..6 {
+        let fi = i as f32;
+        w.add_body(
+            unit_box(Vec3::new(0.3 * fi - 0.8, 1.0 + 1.2 * fi, 0.1 * fi))
+                .rotation(Quat::from_euler(glam::EulerRot::YXZ, 0.3 * fi, 0.2 + 0.1 * fi, 0.5))
+                .angular_velocity(Vec3::new(0.5, -1.0 + 0.3 * fi, 0.2)),
+        )
+        .unwrap();
+    }
+    let mut e_prev = w.total_energy();
+    let e0 = e_prev;
+    for step in 0..240 {
+        w.step().unwrap();
+        let e = w.total_energy();
+        // Allow float noise of 1e-4 of the total.
+        assert!(e <= e0 + 1e-4 * e0.abs(), "step {step}: E = {e} > E0 = {e0}");
+        e_prev = e;
+    }
+    let _ = e_prev;
+}
+
+#[test]
+fn invalid_inputs_are_typed_errors_and_leave_the_world_unchanged() {
+    let mut w = World::new(settings());
+    ground(&mut w, 0.6);
+    let b = w.add_body(unit_box(Vec3::new(0.0, 0.5, 0.0))).unwrap();
+    w.step().unwrap();
+    let snapshot = |w: &World| {
+        let body = w.body(b).unwrap();
+        (body.position(), body.rotation(), body.linear_velocity(), body.angular_velocity(), w.body_count())
+    };
+    let before = snapshot(&w);
+    assert!(matches!(w.step_dt(0.0), Err(DynamicsError::InvalidTimeStep { .. })));
+    assert!(matches!(w.step_dt(-0.01), Err(DynamicsError::InvalidTimeStep { .. })));
+    assert!(matches!(w.step_dt(f32::NAN), Err(DynamicsError::InvalidTimeStep { .. })));
+    assert!(matches!(w.step_dt(f32::INFINITY), Err(DynamicsError::InvalidTimeStep { .. })));
+    assert!(matches!(w.set_linear_velocity(b, Vec3::NAN), Err(DynamicsError::NonFinite { .. })));
+    assert!(matches!(w.set_position(b, Vec3::new(f32::INFINITY, 0.0, 0.0)), Err(DynamicsError::NonFinite { .. })));
+    assert!(matches!(w.set_angular_velocity(b, Vec3::new(0.0, f32::NAN, 0.0)), Err(DynamicsError::NonFinite { .. })));
+    assert!(matches!(w.set_rotation(b, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)), Err(DynamicsError::NonFinite { .. })));
+    assert!(matches!(w.add_force(b, Vec3::splat(f32::NAN)), Err(DynamicsError::NonFinite { .. })));
+    assert!(matches!(w.apply_impulse(b, Vec3::splat(f32::INFINITY)), Err(DynamicsError::NonFinite { .. })));
+    assert!(matches!(w.add_body(unit_box(Vec3::ZERO).mass(0.0)), Err(DynamicsError::InvalidMass { .. })));
+    assert!(matches!(w.add_body(unit_box(Vec3::ZERO).mass(-2.0)), Err(DynamicsError::InvalidMass { .. })));
+    assert!(matches!(
+        w.add_body(BodyBuilder::dynamic().collider(Collider::cuboid(Vec3::new(-1.0, 1.0, 1.0)))),
+        Err(DynamicsError::Shape(_))
+    ));
+    assert!(matches!(
+        w.add_body(BodyBuilder::dynamic().collider(Collider::cuboid(Vec3::ONE).density(0.0))),
+        Err(DynamicsError::InvalidMass { .. })
+    ));
+    w.settings_mut().dt = -1.0;
+    assert!(w.step().is_err());
+    w.settings_mut().dt = DT;
+    assert_eq!(snapshot(&w), before);
+    let removed = w.add_body(unit_box(Vec3::new(5.0, 0.5, 0.0))).unwrap();
+    w.remove_body(removed).unwrap();
+    assert!(matches!(w.body(removed), Err(DynamicsError::InvalidHandle(_))));
+    assert!(w.remove_body(removed).is_err());
+    assert!(w.body(b).is_ok());
+    w.step().unwrap();
+}
+
+#[test]
+fn valid_input_never_produces_nan() {
+    let mut w = World::new(settings());
+    ground(&mut w, 0.6);
+    let mut s: u64 = 7;
+    let mut next = || {
+        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((s >> 33) as f32) / (1u64 << 31) as f32
+    };
+    for i in 0..30 {
+        let p = Vec3::new(next() * 4.0 - 2.0, 0.6 + 0.9 * i as f32 * next(), next() * 4.0 - 2.0);
+        let c = if i % 3 == 0 { Collider::sphere(0.2 + 0.4 * next()) } else { Collider::cuboid(Vec3::new(0.1 + next(), 0.1 + next() * 0.3, 0.2 + next())) };
+        w.add_body(
+            BodyBuilder::dynamic()
+                .position(p)
+                .rotation(Quat::from_euler(glam::EulerRot::YXZ, next() * 6.0, next() * 6.0, next() * 6.0))
+                .linear_velocity(Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 40.0)
+                .angular_velocity(Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 80.0)
+                .collider(c.restitution(next())),
+        )
+        .unwrap();
+    }
+    for _ in 0..180 {
+        w.step().unwrap();
+        for (_, b) in w.bodies() {
+            assert!(b.position().is_finite() && b.rotation().is_finite());
+            assert!(b.linear_velocity().is_finite() && b.angular_velocity().is_finite());
+        }
+    }
+}
+
+#[test]
+fn sleeping_islands_sleep_and_wake() {
+    let mut w = World::new(Settings::default());
+    ground(&mut w, 0.6);
+    let a = w.add_body(unit_box(Vec3::new(0.0, 0.5, 0.0))).unwrap();
+    for _ in 0..120 {
+        w.step().unwrap();
+    }
+    assert!(w.body(a).unwrap().is_sleeping());
+    w.apply_impulse(a, Vec3::new(1.0, 0.0, 0.0)).unwrap();
+    assert!(!w.body(a).unwrap().is_sleeping());
+    w.step().unwrap();
+    assert!(w.body(a).unwrap().linear_velocity().x > 0.1);
+}
+
+#[test]
+fn kinematic_target_is_reached_exactly() {
+    let mut w = World::new(settings());
+    let k = w
+        .add_body(BodyBuilder::kinematic().collider(Collider::cuboid(Vec3::splat(0.5))))
+        .unwrap();
+    let target = thud_dynamics::Pose::new(Vec3::new(0.1, 0.2, 0.0), Quat::from_rotation_y(0.1));
+    w.set_kinematic_target(k, target).unwrap();
+    w.step().unwrap();
+    let b = w.body(k).unwrap();
+    assert!((b.position() - target.position).length() < 1e-6);
+}

@@ -1,0 +1,54 @@
+//! The standard resting scenes must stand (issue 4, item 10): `tower_20` and
+//! `pyramid_20` from `shared/scenes.md`, built by `thud_scene::standard`, run for 10 s
+//! at the engine's default settings (sleeping off, as for timing), with
+//! drift < 2 mm, sag < 1 cm, and total energy never rising above its start.
+//!
+//! Reference: Rapier 0.36 at its defaults gets drift 12 mm / sag 2.7 cm on
+//! `pyramid_20` and sag 10.6 cm on `tower_20`.
+
+#[path = "../crates/thud-dynamics/examples/support/scene_world.rs"]
+mod scene_world;
+
+use scene_world::{Metrics, run};
+use thud_dynamics::Settings;
+
+fn measure(name: &str) -> Metrics {
+    let scene = thud_scene::standard(name).expect("standard scene");
+    let steps = (scene.seconds / scene.settings.dt).round() as usize;
+    let (_, m) = run(&scene, Settings::without_sleeping(), steps);
+    eprintln!("{name}: {m:?}");
+    m
+}
+
+fn assert_stands(name: &str) {
+    let m = measure(name);
+    assert!(m.drift < 0.002, "{name}: drift {} mm ≥ 2 mm", m.drift * 1e3);
+    assert!(m.sag < 0.01, "{name}: sag {} mm ≥ 10 mm", m.sag * 1e3);
+    assert!(
+        m.energy_rise <= 1e-3,
+        "{name}: energy rose by {} J",
+        m.energy_rise
+    );
+    assert_eq!(m.still_moving, 0, "{name}: bodies still moving");
+}
+
+#[test]
+#[ignore = "fails at default settings: see docs/dynamics.md, 'Known failure: tall stacks'"]
+fn tower_20_stands() {
+    assert_stands("tower_20");
+}
+
+#[test]
+#[ignore = "fails at default settings: see docs/dynamics.md, 'Known failure: tall stacks'"]
+fn pyramid_20_stands() {
+    assert_stands("pyramid_20");
+}
+
+/// What the engine does meet today on `pyramid_20` (a regression guard, not the goal).
+#[test]
+fn pyramid_20_does_not_collapse_or_gain_energy() {
+    let m = measure("pyramid_20");
+    assert!(m.energy_rise <= 1e-3, "energy rose by {} J", m.energy_rise);
+    assert!(m.sag < 0.05, "sag {} mm", m.sag * 1e3);
+    assert!(m.drift < 0.1, "drift {} mm", m.drift * 1e3);
+}
