@@ -293,6 +293,24 @@ impl NarrowPhase {
         &mut self.manifolds
     }
 
+    /// Forgets what is cached for collider slot `key` (call it when the slot's
+    /// shape is replaced or the slot is reused for another collider): its pairs
+    /// are recomputed at the next update and their `user` data starts at zero.
+    pub fn forget_collider(&mut self, key: u32) {
+        for st in &mut self.states {
+            if st.a == key || st.b == key {
+                st.rel.position = Vec3::NAN;
+                let range = st.start as usize..(st.start + st.count) as usize;
+                for m in &mut self.manifolds[range] {
+                    for p in &mut m.manifold.points {
+                        p.user = [0.0; 4];
+                        p.feature = crate::FeatureId(u32::MAX);
+                    }
+                }
+            }
+        }
+    }
+
     /// Forgets every manifold.
     pub fn clear(&mut self) {
         self.manifolds.clear();

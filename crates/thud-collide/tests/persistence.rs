@@ -105,3 +105,46 @@ fn broadphase_pairs_sorted_filtered_no_static_static() {
     bp.find_pairs(&mut out);
     assert_eq!(out, vec![(7, 9)]);
 }
+
+#[test]
+fn reuse_refreshes_separation_and_forget_collider_recomputes() {
+    let shapes = vec![Shape::halfspace(Vec3::Y).unwrap(), cube()];
+    let mut poses = vec![
+        Pose::IDENTITY,
+        Pose::from_translation(Vec3::new(0.0, 0.5, 0.0)),
+    ];
+    let pairs = vec![(0, 1)];
+    let mut np = NarrowPhase::new();
+    np.set_parallel(false);
+    np.update(&pairs, &shapes, &poses, 0.02);
+    assert_eq!(np.recomputed_pairs(), 1);
+    np.manifolds_mut()[0].manifold.points[0].user = [3.0; 4];
+    // Sink by 0.1 mm: reused, separations follow the anchors.
+    poses[1].position.y -= 1e-4;
+    np.update(&pairs, &shapes, &poses, 0.02);
+    assert_eq!(np.recomputed_pairs(), 0);
+    let m = &np.manifolds()[0].manifold;
+    assert!(m.points.iter().all(|p| (p.separation + 1e-4).abs() < 1e-6));
+    assert_eq!(m.points[0].user, [3.0; 4]);
+    // Sink by 1 cm: recomputed, user data still matched by feature id.
+    poses[1].position.y -= 0.01;
+    np.update(&pairs, &shapes, &poses, 0.02);
+    assert_eq!(np.recomputed_pairs(), 1);
+    assert_eq!(np.manifolds()[0].manifold.points[0].user, [3.0; 4]);
+    // The slot gets a new collider: recomputed from scratch.
+    np.forget_collider(1);
+    np.update(&pairs, &shapes, &poses, 0.02);
+    assert_eq!(np.recomputed_pairs(), 1);
+    assert!(
+        np.manifolds()[0]
+            .manifold
+            .points
+            .iter()
+            .all(|p| p.user == [0.0; 4])
+    );
+    // Without reuse every update recomputes.
+    let mut cold = NarrowPhase::new().with_reuse_thresholds(0.0, 0.0);
+    cold.update(&pairs, &shapes, &poses, 0.02);
+    cold.update(&pairs, &shapes, &poses, 0.02);
+    assert_eq!(cold.recomputed_pairs(), 1);
+}
