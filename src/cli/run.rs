@@ -218,10 +218,9 @@ pub fn run(args: &RunArgs) -> u8 {
                 Some(RenderKind::Png) => format!(", frames/ ({rendered} PNGs)"),
                 None => String::new(),
             };
-            println!(
-                "wrote            {}/{{summary.json, trajectory.csv{what}}}",
-                dir.display()
-            );
+            let d = dir.display().to_string();
+            let d = d.trim_end_matches('/');
+            println!("wrote            {d}/{{summary.json, trajectory.csv{what}}}");
         }
     }
     if report.passed() { 0 } else { EXIT_FAILED }
