@@ -313,13 +313,19 @@ pub(crate) fn epa(a: &Convex, b: &Convex) -> Option<Epa> {
         Vec3::new(1.0, -1.0, -1.0),
         Vec3::new(-1.0, 1.0, -1.0),
     ];
+    let raw: SmallVec<[SupportPoint; 10]> = dirs.iter().map(|&d| support(a, b, d)).collect();
+    let size = raw
+        .iter()
+        .map(|p| p.w.length())
+        .fold(0.0f32, f32::max)
+        .max(1e-6);
+    // Polytope supports repeat and curved ones crowd: keep points at least
+    // 10⁻³·size apart, or the first faces get noise for normals.
     let mut cand: SmallVec<[SupportPoint; 10]> = SmallVec::new();
-    for &d in &dirs {
-        let p = support(a, b, d);
-        // Polytope supports repeat: keep distinct points only.
+    for p in raw {
         if cand
             .iter()
-            .all(|q: &SupportPoint| (q.w - p.w).length_squared() > 1e-10)
+            .all(|q: &SupportPoint| (q.w - p.w).length() > 1e-3 * size)
         {
             cand.push(p);
         }
@@ -395,13 +401,18 @@ pub(crate) fn epa(a: &Convex, b: &Convex) -> Option<Epa> {
             }
             return Some(witness(&pts, &f));
         }
+        // A support point (nearly) at an existing vertex adds only slivers whose
+        // noisy normals would corrupt the polytope: stop at the current face.
+        if pts.iter().any(|p| (p.w - w.w).length() <= 1e-4 * scale) {
+            return Some(witness(&pts, &f));
+        }
         let wi = pts.len();
         pts.push(w);
         edges.clear();
         let mut k = 0;
         while k < faces.len() {
             let g = faces[k];
-            if g.n.dot(w.w) - g.d > 1e-7 * scale {
+            if g.n.dot(w.w) - g.d > 1e-6 * scale {
                 for e in 0..3 {
                     let (u, v) = (g.v[e], g.v[(e + 1) % 3]);
                     if let Some(pos) = edges.iter().position(|&(x, y)| x == v && y == u) {
