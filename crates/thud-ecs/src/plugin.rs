@@ -83,23 +83,6 @@ impl bevy_app::Plugin for ThudPlugin {
         app.add_message::<ContactStarted>()
             .add_message::<ContactEnded>()
             .add_message::<PhysicsError>();
-        let schedule = bevy_app::FixedPostUpdate;
-        app.configure_sets(
-            schedule,
-            (
-                PhysicsSystems::Prepare,
-                PhysicsSystems::Step,
-                PhysicsSystems::Writeback,
-            )
-                .chain(),
-        );
-        app.add_systems(
-            schedule,
-            (remove_bodies, create_bodies, push_changes, gather_forces)
-                .chain()
-                .in_set(PhysicsSystems::Prepare),
-        );
-        app.add_systems(schedule, step_world.in_set(PhysicsSystems::Step));
-        app.add_systems(schedule, write_back.in_set(PhysicsSystems::Writeback));
+        app.edit_schedule(bevy_app::FixedPostUpdate, add_physics_systems);
     }
 }
