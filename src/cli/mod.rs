@@ -71,8 +71,8 @@ pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
         .trim()
         .parse()
         .map_err(|_| format!("bad height in `{s}`"))?;
-    if !(16..=4096).contains(&w) || !(16..=4096).contains(&h) {
-        return Err("width and height must be in 16..=4096".into());
+    if !(16..=2048).contains(&w) || !(16..=2048).contains(&h) {
+        return Err("width and height must be in 16..=2048".into());
     }
     Ok((w, h))
 }

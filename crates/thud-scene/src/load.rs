@@ -409,14 +409,14 @@ pub fn resolve(mut scene: Scene, src: Option<&str>, file: &str) -> Result<Scene,
             && c.target.is_finite()
             && c.eye.distance(c.target) > 1e-4
             && (1.0..179.0).contains(&c.fov_deg)
-            && (16..=4096).contains(&c.width)
-            && (16..=4096).contains(&c.height);
+            && (16..=2048).contains(&c.width)
+            && (16..=2048).contains(&c.height);
         if !ok {
             return Err(r.error(
                 "camera",
                 "",
                 "camera".into(),
-                "eye and target must differ, fov_deg in [1, 179), width and height in 16..=4096"
+                "eye and target must differ, fov_deg in [1, 179), width and height in 16..=2048"
                     .into(),
             ));
         }
@@ -432,7 +432,7 @@ pub fn resolve(mut scene: Scene, src: Option<&str>, file: &str) -> Result<Scene,
             _ => None,
         }))
     {
-        total += p.len();
+        total = total.saturating_add(p.len());
         if total > MAX_BODIES {
             return Err(r.error(
                 p.prefix(),

@@ -176,14 +176,15 @@ impl Pattern {
     #[must_use]
     pub fn len(&self) -> u64 {
         match self {
-            Pattern::Grid { counts, .. } => {
-                u64::from(counts.0) * u64::from(counts.1) * u64::from(counts.2)
-            }
+            // Saturating: a file may ask for absurd counts; the loader rejects them.
+            Pattern::Grid { counts, .. } => u64::from(counts.0)
+                .saturating_mul(u64::from(counts.1))
+                .saturating_mul(u64::from(counts.2)),
             Pattern::Stack { count, .. } => u64::from(*count),
             Pattern::Pyramid { base, .. } => u64::from(*base) * (u64::from(*base) + 1) / 2,
             Pattern::Pyramid3d { base, .. } => {
                 let n = u64::from(*base);
-                n * (n + 1) * (2 * n + 1) / 6
+                n.saturating_mul(n + 1).saturating_mul(2 * n + 1) / 6
             }
         }
     }

@@ -420,7 +420,7 @@ impl ShadowMap {
 /// Draws one frame of `bodies` seen from `camera`.
 #[must_use]
 pub fn render_frame(camera: &Camera, bodies: &[DrawBody<'_>]) -> RgbImage {
-    let (w, h) = (camera.width.clamp(16, 4096), camera.height.clamp(16, 4096));
+    let (w, h) = (camera.width.clamp(16, 2048), camera.height.clamp(16, 2048));
     let mut tris = Vec::new();
     let mut looks = Vec::new();
     let mut lo = Vec3::splat(f32::INFINITY);

@@ -364,10 +364,10 @@ pub struct Camera {
     /// Vertical field of view, degrees.
     #[serde(default = "default_fov")]
     pub fov_deg: f32,
-    /// Image width, pixels.
+    /// Image width, pixels (16..=2048).
     #[serde(default = "default_width")]
     pub width: u32,
-    /// Image height, pixels.
+    /// Image height, pixels (16..=2048).
     #[serde(default = "default_height")]
     pub height: u32,
 }

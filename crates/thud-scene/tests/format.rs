@@ -140,6 +140,13 @@ fn bad_numbers_and_names() {
         err("(bodies: [(shape: Sphere(radius: 1.0), kind: Floppy)])").contains("unknown variant")
     );
     assert!(err("(patterns: [Grid(prefix: \"g\", counts: (1000, 1000, 1000), origin: (0.0, 0.0, 0.0), spacing: (1.0, 1.0, 1.0), body: (shape: Sphere(radius: 0.5)))])").contains("more than"));
+    // Counts whose product overflows 64 bits are rejected, not a panic.
+    assert!(err("(patterns: [Grid(prefix: \"g\", counts: (4000000000, 4000000000, 4000000000), origin: (0.0, 0.0, 0.0), spacing: (1.0, 1.0, 1.0), body: (shape: Sphere(radius: 0.5)))])").contains("more than"));
+    assert!(err("(patterns: [Pyramid3d(prefix: \"p\", base: 4000000000, origin: (0.0, 0.0, 0.0), body: (shape: Sphere(radius: 0.5)))])").contains("more than"));
+    assert!(
+        err("(camera: (eye: (1.0, 1.0, 1.0), target: (0.0, 0.0, 0.0), width: 100000))")
+            .contains("camera")
+    );
 }
 
 #[test]
