@@ -26,7 +26,11 @@ fn main() {
         s.slop = v;
     }
     if let Some(v) = env::<u32>("THUD_SPLIT") {
-        s.penetration = if v == 0 { PenetrationMode::Baumgarte } else { PenetrationMode::SplitImpulse };
+        s.penetration = if v == 0 {
+            PenetrationMode::Baumgarte
+        } else {
+            PenetrationMode::SplitImpulse
+        };
     }
     if let Some(v) = env("THUD_SPLIT_ITER") {
         s.split_iterations = v;

@@ -44,11 +44,14 @@ fn blocks(c: &ContactRows, k: usize) -> [(u32, [f64; 6], [f64; 6]); 2] {
     ]
 }
 
+/// `(A, b, λ, friction pairs (t, n, μ))` of an island.
+type Assembly = (Matrix, Vec<f64>, Vec<f64>, Vec<(usize, usize, f64)>);
+
 /// Assemble `(A, b, λ, friction pairs)` of the given points.
 pub(crate) fn assemble(
     points: &[ContactRows],
     idx: &[u32],
-) -> (Matrix, Vec<f64>, Vec<f64>, Vec<(usize, usize, f64)>) {
+) -> Assembly {
     let n = 3 * idx.len();
     let mut a = Matrix::zeros(n, n);
     let mut b = vec![0.0; n];
@@ -161,7 +164,13 @@ pub(crate) fn solve_islands(
     bodies: &mut SolverBodies,
     s: &Settings,
 ) -> (usize, u32) {
-    pgs::solve(&mut c.points, &mut bodies.dv, s.iterations, s.omega, s.symmetric_sweeps);
+    pgs::solve(
+        &mut c.points,
+        &mut bodies.dv,
+        s.iterations,
+        s.omega,
+        s.symmetric_sweeps,
+    );
     let mut order: Vec<u32> = (0..c.points.len() as u32).collect();
     order.sort_by_key(|&i| c.island[i as usize]);
     let mut solved = 0;
@@ -201,7 +210,11 @@ pub(crate) fn islands_of(c: &ContactStore) -> Vec<(u32, Vec<u32>)> {
 
 /// Write the last step's problems, one coupled boxed LCP per island of at most
 /// `max_rows` rows, as a JSON array in thud-lcp's format. Returns how many were written.
-pub(crate) fn export(c: &ContactStore, max_rows: usize, out: &mut dyn std::io::Write) -> Result<usize, String> {
+pub(crate) fn export(
+    c: &ContactStore,
+    max_rows: usize,
+    out: &mut dyn std::io::Write,
+) -> Result<usize, String> {
     let mut problems = Vec::new();
     for (k, (_, idx)) in islands_of(c).iter().enumerate() {
         if 3 * idx.len() > max_rows {
@@ -209,10 +222,14 @@ pub(crate) fn export(c: &ContactStore, max_rows: usize, out: &mut dyn std::io::W
         }
         let (p, _) = boxed_problem(&c.points, idx)?;
         let name = format!("island {k} ({} points, {} rows)", idx.len(), 3 * idx.len());
-        problems.push(thud_lcp::json::problem_json(Some(&name), &thud_lcp::Problem::Boxed(p)));
+        problems.push(thud_lcp::json::problem_json(
+            Some(&name),
+            &thud_lcp::Problem::Boxed(p),
+        ));
     }
     let n = problems.len();
-    serde_json::to_writer_pretty(&mut *out, &serde_json::Value::Array(problems)).map_err(|e| e.to_string())?;
+    serde_json::to_writer_pretty(&mut *out, &serde_json::Value::Array(problems))
+        .map_err(|e| e.to_string())?;
     writeln!(out).map_err(|e| e.to_string())?;
     Ok(n)
 }
@@ -251,22 +268,25 @@ mod tests {
             warm_start: 0.0,
             restitution_threshold: 1.0,
         };
-        [(0u32, 1u32, Vec3::new(0.0, 0.0, 0.0)), (1, 2, Vec3::new(0.0, 1.0, 0.0))]
-            .iter()
-            .map(|&(a, b, p)| {
-                let input = PointInput {
-                    a,
-                    b,
-                    normal: Vec3::Y,
-                    point: p,
-                    separation: 0.0,
-                    friction: 0.4,
-                    restitution: 0.0,
-                    warm: [0.0; 3],
-                };
-                build_point(&bodies, &input, &s).0
-            })
-            .collect()
+        [
+            (0u32, 1u32, Vec3::new(0.0, 0.0, 0.0)),
+            (1, 2, Vec3::new(0.0, 1.0, 0.0)),
+        ]
+        .iter()
+        .map(|&(a, b, p)| {
+            let input = PointInput {
+                a,
+                b,
+                normal: Vec3::Y,
+                point: p,
+                separation: 0.0,
+                friction: 0.4,
+                restitution: 0.0,
+                warm: [0.0; 3],
+            };
+            build_point(&bodies, &input, &s).0
+        })
+        .collect()
     }
 
     #[test]
@@ -290,7 +310,10 @@ mod tests {
         for w in errors.windows(2) {
             assert!(w[1] <= w[0] + 1e-6, "not approaching: {errors:?}");
         }
-        assert!(errors.last().unwrap() / scale < 1e-4, "{errors:?} vs {exact:?}");
+        assert!(
+            errors.last().unwrap() / scale < 1e-4,
+            "{errors:?} vs {exact:?}"
+        );
     }
 
     #[test]

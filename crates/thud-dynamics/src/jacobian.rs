@@ -277,3 +277,7 @@ mod tests {
         }
     }
 }
+
+// The sizes `docs/dynamics.md` quotes.
+const _: () = assert!(std::mem::size_of::<Row>() == 72);
+const _: () = assert!(std::mem::size_of::<ContactRows>() == 236);

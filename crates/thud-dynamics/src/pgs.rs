@@ -105,7 +105,13 @@ pub(crate) fn sweep(points: &mut [ContactRows], dv: &mut [Velocity], omega: f32,
 }
 
 /// `iterations` sweeps, alternating direction when `symmetric`.
-pub(crate) fn solve(points: &mut [ContactRows], dv: &mut [Velocity], iterations: u32, omega: f32, symmetric: bool) {
+pub(crate) fn solve(
+    points: &mut [ContactRows],
+    dv: &mut [Velocity],
+    iterations: u32,
+    omega: f32,
+    symmetric: bool,
+) {
     for k in 0..iterations {
         sweep(points, dv, omega, symmetric && k % 2 == 1);
     }
@@ -259,7 +265,11 @@ mod tests {
         }
         let mut lam = vec![0.0f64; n];
         for sweep_k in 0..5 {
-            let order: Vec<usize> = if sweep_k % 2 == 1 { (0..4).rev().collect() } else { (0..4).collect() };
+            let order: Vec<usize> = if sweep_k % 2 == 1 {
+                (0..4).rev().collect()
+            } else {
+                (0..4).collect()
+            };
             for p in order {
                 // block order: t1, t2, n
                 for &k in &[1usize, 2, 0] {

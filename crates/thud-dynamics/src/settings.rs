@@ -104,7 +104,7 @@ impl Default for Settings {
         Self {
             dt: 1.0 / 60.0,
             gravity: Vec3::new(0.0, -9.81, 0.0),
-            iterations: 8,
+            iterations: 16,
             substeps: 1,
             omega: 1.0,
             warm_start: 1.0,

@@ -106,3 +106,5 @@ impl SolverBodies {
         self.pseudo.fill(Velocity::ZERO);
     }
 }
+
+const _: () = assert!(std::mem::size_of::<Velocity>() == 24);

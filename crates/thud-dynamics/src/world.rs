@@ -377,7 +377,11 @@ impl World {
     /// coupled boxed LCP `(A, b, lo, hi, friction_coupling)` per island of at most
     /// `max_rows` rows, assembled from the very rows the solver used), so they can be
     /// studied with `thud-lcp compare`. Returns how many problems were written.
-    pub fn export_lcp(&self, out: &mut dyn std::io::Write, max_rows: usize) -> Result<usize, DynamicsError> {
+    pub fn export_lcp(
+        &self,
+        out: &mut dyn std::io::Write,
+        max_rows: usize,
+    ) -> Result<usize, DynamicsError> {
         crate::exact::export(&self.contacts, max_rows, out).map_err(DynamicsError::Export)
     }
 
@@ -626,7 +630,13 @@ impl World {
         let s = &self.settings;
         match s.solver_mode {
             SolverMode::Pgs => {
-                pgs::solve(&mut self.contacts.points, &mut self.solver.dv, s.iterations, s.omega, s.symmetric_sweeps);
+                pgs::solve(
+                    &mut self.contacts.points,
+                    &mut self.solver.dv,
+                    s.iterations,
+                    s.omega,
+                    s.symmetric_sweeps,
+                );
                 self.stats.iterations += s.iterations;
             }
             SolverMode::Exact => {

@@ -25,7 +25,9 @@ fn ground(world: &mut World, friction: f32) -> BodyHandle {
 }
 
 fn unit_box(p: Vec3) -> BodyBuilder {
-    BodyBuilder::dynamic().position(p).collider(Collider::cuboid(Vec3::splat(0.5)))
+    BodyBuilder::dynamic()
+        .position(p)
+        .collider(Collider::cuboid(Vec3::splat(0.5)))
 }
 
 #[test]
@@ -33,7 +35,11 @@ fn free_fall_matches_the_discrete_closed_form() {
     let mut w = World::new(settings());
     let y0 = 100.0;
     let h = w
-        .add_body(BodyBuilder::dynamic().position(Vec3::new(0.0, y0, 0.0)).collider(Collider::sphere(0.5)))
+        .add_body(
+            BodyBuilder::dynamic()
+                .position(Vec3::new(0.0, y0, 0.0))
+                .collider(Collider::sphere(0.5)),
+        )
         .unwrap();
     let n = 90;
     for _ in 0..n {
@@ -42,9 +48,17 @@ fn free_fall_matches_the_discrete_closed_form() {
     let b = w.body(h).unwrap();
     let (nf, t) = (n as f32, n as f32 * DT);
     // Semi-implicit Euler: v_n = −g·n·dt exactly; y_n = y0 − g·dt²·n(n+1)/2.
-    assert!((b.linear_velocity().y + G * t).abs() <= 1e-5 * G * t, "{}", b.linear_velocity().y);
+    assert!(
+        (b.linear_velocity().y + G * t).abs() <= 1e-5 * G * t,
+        "{}",
+        b.linear_velocity().y
+    );
     let discrete = y0 - G * DT * DT * nf * (nf + 1.0) / 2.0;
-    assert!(((b.position().y - discrete) / discrete).abs() < 1e-5, "{} vs {discrete}", b.position().y);
+    assert!(
+        ((b.position().y - discrete) / discrete).abs() < 1e-5,
+        "{} vs {discrete}",
+        b.position().y
+    );
     // The continuous answer differs by exactly g·dt·t/2 (the scheme's O(dt) lead).
     let continuous = y0 - G * t * t / 2.0;
     assert!((b.position().y - continuous).abs() <= G * DT * t / 2.0 * 1.001 + 1e-4);
@@ -55,7 +69,8 @@ fn free_fall_matches_the_discrete_closed_form() {
 fn incline(w: &mut World, theta: f32, mu: f32) -> (BodyHandle, Vec3) {
     let q = Quat::from_rotation_z(theta);
     let n = q * Vec3::Y;
-    w.add_body(BodyBuilder::fixed().collider(Collider::halfspace(n).friction(mu))).unwrap();
+    w.add_body(BodyBuilder::fixed().collider(Collider::halfspace(n).friction(mu)))
+        .unwrap();
     let b = w
         .add_body(unit_box(n * 0.5).rotation(q).linear_velocity(Vec3::ZERO))
         .unwrap();
@@ -93,7 +108,10 @@ fn box_on_steep_incline_slides_with_the_coulomb_acceleration() {
     let v2 = w.body(b).unwrap().linear_velocity().dot(down);
     let a = (v2 - v1) / (60.0 * DT);
     let expect = G * (theta.sin() - mu * theta.cos());
-    assert!(((a - expect) / expect).abs() < 0.02, "a = {a}, expected {expect}");
+    assert!(
+        ((a - expect) / expect).abs() < 0.02,
+        "a = {a}, expected {expect}"
+    );
 }
 
 #[test]
@@ -101,16 +119,25 @@ fn sliding_box_stops_after_v2_over_2_mu_g() {
     let mut w = World::new(settings());
     ground(&mut w, 0.6);
     let v0 = 2.0;
-    let b = w.add_body(unit_box(Vec3::new(0.0, 0.5, 0.0)).linear_velocity(Vec3::new(v0, 0.0, 0.0))).unwrap();
+    let b = w
+        .add_body(unit_box(Vec3::new(0.0, 0.5, 0.0)).linear_velocity(Vec3::new(v0, 0.0, 0.0)))
+        .unwrap();
     let x0 = w.body(b).unwrap().position().x;
     for _ in 0..120 {
         w.step().unwrap();
     }
     let body = w.body(b).unwrap();
-    assert!(body.linear_velocity().length() < 1e-3, "still moving {}", body.linear_velocity());
+    assert!(
+        body.linear_velocity().length() < 1e-3,
+        "still moving {}",
+        body.linear_velocity()
+    );
     let d = body.position().x - x0;
     let expect = v0 * v0 / (2.0 * 0.6 * G);
-    assert!((d - expect).abs() <= v0 * DT + 0.02 * expect, "stopped after {d} m, expected {expect}");
+    assert!(
+        (d - expect).abs() <= v0 * DT + 0.02 * expect,
+        "stopped after {d} m, expected {expect}"
+    );
 }
 
 #[test]
@@ -139,7 +166,10 @@ fn ball_rebounds_to_e_squared_h() {
     }
     assert!(bounced);
     let expect = e * e * h;
-    assert!(((apex - expect) / expect).abs() < 0.05, "apex {apex}, expected {expect}");
+    assert!(
+        ((apex - expect) / expect).abs() < 0.05,
+        "apex {apex}, expected {expect}"
+    );
 }
 
 #[test]
@@ -164,7 +194,12 @@ fn energy_never_rises_without_restitution() {
         let fi = i as f32;
         w.add_body(
             unit_box(Vec3::new(0.3 * fi - 0.8, 1.0 + 1.2 * fi, 0.1 * fi))
-                .rotation(Quat::from_euler(glam::EulerRot::YXZ, 0.3 * fi, 0.2 + 0.1 * fi, 0.5))
+                .rotation(Quat::from_euler(
+                    glam::EulerRot::YXZ,
+                    0.3 * fi,
+                    0.2 + 0.1 * fi,
+                    0.5,
+                ))
                 .angular_velocity(Vec3::new(0.5, -1.0 + 0.3 * fi, 0.2)),
         )
         .unwrap();
@@ -175,7 +210,10 @@ fn energy_never_rises_without_restitution() {
         w.step().unwrap();
         let e = w.total_energy();
         // Allow float noise of 1e-4 of the total.
-        assert!(e <= e0 + 1e-4 * e0.abs(), "step {step}: E = {e} > E0 = {e0}");
+        assert!(
+            e <= e0 + 1e-4 * e0.abs(),
+            "step {step}: E = {e} > E0 = {e0}"
+        );
         e_prev = e;
     }
     let _ = e_prev;
@@ -189,21 +227,63 @@ fn invalid_inputs_are_typed_errors_and_leave_the_world_unchanged() {
     w.step().unwrap();
     let snapshot = |w: &World| {
         let body = w.body(b).unwrap();
-        (body.position(), body.rotation(), body.linear_velocity(), body.angular_velocity(), w.body_count())
+        (
+            body.position(),
+            body.rotation(),
+            body.linear_velocity(),
+            body.angular_velocity(),
+            w.body_count(),
+        )
     };
     let before = snapshot(&w);
-    assert!(matches!(w.step_dt(0.0), Err(DynamicsError::InvalidTimeStep { .. })));
-    assert!(matches!(w.step_dt(-0.01), Err(DynamicsError::InvalidTimeStep { .. })));
-    assert!(matches!(w.step_dt(f32::NAN), Err(DynamicsError::InvalidTimeStep { .. })));
-    assert!(matches!(w.step_dt(f32::INFINITY), Err(DynamicsError::InvalidTimeStep { .. })));
-    assert!(matches!(w.set_linear_velocity(b, Vec3::NAN), Err(DynamicsError::NonFinite { .. })));
-    assert!(matches!(w.set_position(b, Vec3::new(f32::INFINITY, 0.0, 0.0)), Err(DynamicsError::NonFinite { .. })));
-    assert!(matches!(w.set_angular_velocity(b, Vec3::new(0.0, f32::NAN, 0.0)), Err(DynamicsError::NonFinite { .. })));
-    assert!(matches!(w.set_rotation(b, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)), Err(DynamicsError::NonFinite { .. })));
-    assert!(matches!(w.add_force(b, Vec3::splat(f32::NAN)), Err(DynamicsError::NonFinite { .. })));
-    assert!(matches!(w.apply_impulse(b, Vec3::splat(f32::INFINITY)), Err(DynamicsError::NonFinite { .. })));
-    assert!(matches!(w.add_body(unit_box(Vec3::ZERO).mass(0.0)), Err(DynamicsError::InvalidMass { .. })));
-    assert!(matches!(w.add_body(unit_box(Vec3::ZERO).mass(-2.0)), Err(DynamicsError::InvalidMass { .. })));
+    assert!(matches!(
+        w.step_dt(0.0),
+        Err(DynamicsError::InvalidTimeStep { .. })
+    ));
+    assert!(matches!(
+        w.step_dt(-0.01),
+        Err(DynamicsError::InvalidTimeStep { .. })
+    ));
+    assert!(matches!(
+        w.step_dt(f32::NAN),
+        Err(DynamicsError::InvalidTimeStep { .. })
+    ));
+    assert!(matches!(
+        w.step_dt(f32::INFINITY),
+        Err(DynamicsError::InvalidTimeStep { .. })
+    ));
+    assert!(matches!(
+        w.set_linear_velocity(b, Vec3::NAN),
+        Err(DynamicsError::NonFinite { .. })
+    ));
+    assert!(matches!(
+        w.set_position(b, Vec3::new(f32::INFINITY, 0.0, 0.0)),
+        Err(DynamicsError::NonFinite { .. })
+    ));
+    assert!(matches!(
+        w.set_angular_velocity(b, Vec3::new(0.0, f32::NAN, 0.0)),
+        Err(DynamicsError::NonFinite { .. })
+    ));
+    assert!(matches!(
+        w.set_rotation(b, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+        Err(DynamicsError::NonFinite { .. })
+    ));
+    assert!(matches!(
+        w.add_force(b, Vec3::splat(f32::NAN)),
+        Err(DynamicsError::NonFinite { .. })
+    ));
+    assert!(matches!(
+        w.apply_impulse(b, Vec3::splat(f32::INFINITY)),
+        Err(DynamicsError::NonFinite { .. })
+    ));
+    assert!(matches!(
+        w.add_body(unit_box(Vec3::ZERO).mass(0.0)),
+        Err(DynamicsError::InvalidMass { .. })
+    ));
+    assert!(matches!(
+        w.add_body(unit_box(Vec3::ZERO).mass(-2.0)),
+        Err(DynamicsError::InvalidMass { .. })
+    ));
     assert!(matches!(
         w.add_body(BodyBuilder::dynamic().collider(Collider::cuboid(Vec3::new(-1.0, 1.0, 1.0)))),
         Err(DynamicsError::Shape(_))
@@ -218,7 +298,10 @@ fn invalid_inputs_are_typed_errors_and_leave_the_world_unchanged() {
     assert_eq!(snapshot(&w), before);
     let removed = w.add_body(unit_box(Vec3::new(5.0, 0.5, 0.0))).unwrap();
     w.remove_body(removed).unwrap();
-    assert!(matches!(w.body(removed), Err(DynamicsError::InvalidHandle(_))));
+    assert!(matches!(
+        w.body(removed),
+        Err(DynamicsError::InvalidHandle(_))
+    ));
     assert!(w.remove_body(removed).is_err());
     assert!(w.body(b).is_ok());
     w.step().unwrap();
@@ -230,16 +313,31 @@ fn valid_input_never_produces_nan() {
     ground(&mut w, 0.6);
     let mut s: u64 = 7;
     let mut next = || {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((s >> 33) as f32) / (1u64 << 31) as f32
     };
     for i in 0..30 {
-        let p = Vec3::new(next() * 4.0 - 2.0, 0.6 + 0.9 * i as f32 * next(), next() * 4.0 - 2.0);
-        let c = if i % 3 == 0 { Collider::sphere(0.2 + 0.4 * next()) } else { Collider::cuboid(Vec3::new(0.1 + next(), 0.1 + next() * 0.3, 0.2 + next())) };
+        let p = Vec3::new(
+            next() * 4.0 - 2.0,
+            0.6 + 0.9 * i as f32 * next(),
+            next() * 4.0 - 2.0,
+        );
+        let c = if i % 3 == 0 {
+            Collider::sphere(0.2 + 0.4 * next())
+        } else {
+            Collider::cuboid(Vec3::new(0.1 + next(), 0.1 + next() * 0.3, 0.2 + next()))
+        };
         w.add_body(
             BodyBuilder::dynamic()
                 .position(p)
-                .rotation(Quat::from_euler(glam::EulerRot::YXZ, next() * 6.0, next() * 6.0, next() * 6.0))
+                .rotation(Quat::from_euler(
+                    glam::EulerRot::YXZ,
+                    next() * 6.0,
+                    next() * 6.0,
+                    next() * 6.0,
+                ))
                 .linear_velocity(Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 40.0)
                 .angular_velocity(Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 80.0)
                 .collider(c.restitution(next())),

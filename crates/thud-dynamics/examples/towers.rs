@@ -1,0 +1,62 @@
+//! Towers of n boxes (`THUD_NS=2,5,10,20`) for 10 s under env-var settings: drift, sag,
+//! energy rise. The tool used to study the tall-stack failure (docs/dynamics.md).
+mod support;
+use thud_dynamics::{PenetrationMode, Settings};
+fn env<T: std::str::FromStr>(k: &str) -> Option<T> {
+    std::env::var(k).ok().and_then(|v| v.parse().ok())
+}
+fn main() {
+    let mut s = Settings::without_sleeping();
+    if let Some(v) = env("THUD_ITER") {
+        s.iterations = v;
+    }
+    if let Some(v) = env("THUD_ERP") {
+        s.erp = v;
+    }
+    if let Some(v) = env("THUD_SLOP") {
+        s.slop = v;
+    }
+    if let Some(v) = env("THUD_WARM") {
+        s.warm_start = v;
+    }
+    if let Some(v) = env("THUD_MARGIN") {
+        s.contact_margin = v;
+    }
+    if let Some(v) = env("THUD_OMEGA") {
+        s.omega = v;
+    }
+    if let Some(v) = env("THUD_SPLIT_ITER") {
+        s.split_iterations = v;
+    }
+    if let Some(v) = env("THUD_SUBSTEPS") {
+        s.substeps = v;
+    }
+    if let Some(v) = env::<u32>("THUD_SPLIT") {
+        s.penetration = if v == 0 {
+            PenetrationMode::Baumgarte
+        } else {
+            PenetrationMode::SplitImpulse
+        };
+    }
+    let steps: usize = env("THUD_STEPS").unwrap_or(600);
+    let sizes: Vec<u32> = std::env::var("THUD_NS")
+        .ok()
+        .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
+        .unwrap_or(vec![2, 5, 10, 20]);
+    for n in sizes {
+        let mut scene = thud_scene::standard::tower(n);
+        if let Some(mu) = env::<f32>("THUD_MU") {
+            for b in &mut scene.bodies {
+                b.friction = mu;
+            }
+        }
+        let (_, m) = support::scene_world::run(&scene, s.clone(), steps);
+        print!(
+            "n {n}: drift {:.2} mm sag {:.2} mm rise {:.4} | ",
+            m.drift * 1e3,
+            m.sag * 1e3,
+            m.energy_rise
+        );
+    }
+    println!();
+}
