@@ -2,7 +2,7 @@
 //!
 //! A [`Body`] is the user-facing record: kind, pose, velocities, mass properties,
 //! damping, user data, colliders, sleep state. The solver never iterates it: each step
-//! the awake bodies are copied into the dense [`SolverBodies`](crate::solver_body) arrays
+//! the awake bodies are copied into the dense `SolverBodies` arrays (`solver_body.rs`)
 //! and the result copied back (`STYLE.md` §5: split data by who reads it).
 //!
 //! Handles are `(index, generation)`: removing a body bumps its slot's generation, so a

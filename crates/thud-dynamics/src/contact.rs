@@ -4,7 +4,7 @@
 //! each point already matched to last step's point with the same feature id (then by
 //! proximity), its `user: [f32; 4]` copied across. We keep the solver's accumulated
 //! impulses there: `user = [λₙ, λ_t1, λ_t2, 0]` in N·s, in the tangent basis of
-//! [`jacobian::tangents`](crate::jacobian). So warm starting is a plain read at build time
+//! `jacobian::tangents`. So warm starting is a plain read at build time
 //! and a plain write after the solve; there is no hash lookup per contact.
 //!
 //! The store itself is a set of flat arrays, one entry per solved contact point, reused

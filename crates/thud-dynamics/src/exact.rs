@@ -48,10 +48,7 @@ fn blocks(c: &ContactRows, k: usize) -> [(u32, [f64; 6], [f64; 6]); 2] {
 type Assembly = (Matrix, Vec<f64>, Vec<f64>, Vec<(usize, usize, f64)>);
 
 /// Assemble `(A, b, λ, friction pairs)` of the given points.
-pub(crate) fn assemble(
-    points: &[ContactRows],
-    idx: &[u32],
-) -> Assembly {
+pub(crate) fn assemble(points: &[ContactRows], idx: &[u32]) -> Assembly {
     let n = 3 * idx.len();
     let mut a = Matrix::zeros(n, n);
     let mut b = vec![0.0; n];
@@ -318,9 +315,11 @@ mod tests {
 
     #[test]
     fn export_writes_thud_lcp_json() {
-        let mut store = ContactStore::default();
-        store.points = two_spheres();
-        store.island = vec![1, 1];
+        let store = ContactStore {
+            points: two_spheres(),
+            island: vec![1, 1],
+            ..ContactStore::default()
+        };
         let mut out = Vec::new();
         assert_eq!(export(&store, 100, &mut out).unwrap(), 1);
         let text = String::from_utf8(out).unwrap();

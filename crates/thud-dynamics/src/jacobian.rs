@@ -209,6 +209,10 @@ pub(crate) fn build_point(
     )
 }
 
+// The sizes `docs/dynamics.md` quotes.
+const _: () = assert!(std::mem::size_of::<Row>() == 72);
+const _: () = assert!(std::mem::size_of::<ContactRows>() == 236);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,7 +281,3 @@ mod tests {
         }
     }
 }
-
-// The sizes `docs/dynamics.md` quotes.
-const _: () = assert!(std::mem::size_of::<Row>() == 72);
-const _: () = assert!(std::mem::size_of::<ContactRows>() == 236);
