@@ -38,8 +38,8 @@ fn tower_20_stands() {
     assert_stands("tower_20");
 }
 
+/// Passes at the defaults with a thin margin (drift 1.96 mm against 2 mm, sag 4.7 mm).
 #[test]
-#[ignore = "fails at default settings: see docs/dynamics.md, 'Known failure: tall stacks'"]
 fn pyramid_20_stands() {
     assert_stands("pyramid_20");
 }

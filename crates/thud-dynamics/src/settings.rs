@@ -111,7 +111,7 @@ impl Default for Settings {
             sleeping: true,
             solver_mode: SolverMode::Pgs,
             penetration: PenetrationMode::SplitImpulse,
-            erp: 0.2,
+            erp: 0.1,
             slop: 0.0002,
             max_correction_velocity: 2.0,
             split_iterations: 4,
