@@ -235,6 +235,17 @@ impl World {
         Ok(())
     }
 
+    /// Set a body's gravity multiplier (1 = normal, 0 = floats; wakes it).
+    pub fn set_gravity_scale(&mut self, h: BodyHandle, scale: f32) -> Result<(), DynamicsError> {
+        if !scale.is_finite() {
+            return Err(DynamicsError::NonFinite {
+                what: "gravity scale",
+            });
+        }
+        self.body_mut_awake(h)?.gravity_scale = scale;
+        Ok(())
+    }
+
     /// Set the linear velocity of the centre of mass (ignored for static bodies).
     pub fn set_linear_velocity(&mut self, h: BodyHandle, v: Vec3) -> Result<(), DynamicsError> {
         finite3(v, "linear velocity")?;

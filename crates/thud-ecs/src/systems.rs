@@ -171,7 +171,7 @@ pub(crate) fn push_changes(
                 world.set_body_kind(handle, kind.kind())?;
             }
             if gravity.is_changed() && !gravity.is_added() {
-                let _ = (handle, gravity.0); // set_gravity_scale: wired at integration
+                world.set_gravity_scale(handle, gravity.0)?;
             }
             if *pose != synced.synced_transform {
                 if *kind == RigidBody::Kinematic {

@@ -255,3 +255,34 @@ fn the_clock_takes_fixed_steps_and_reports_alpha() {
     schedule.run(&mut world);
     assert_eq!(world.resource::<PhysicsClock>().steps_last_frame, 0);
 }
+
+#[test]
+fn changing_gravity_scale_takes_effect() {
+    let (mut world, mut schedule) = app();
+    let e = world
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::sphere(0.5),
+            PhysicsTransform::from_xyz(0.0, 100.0, 0.0),
+        ))
+        .id();
+    frame(&mut world, &mut schedule);
+    world.get_mut::<GravityScale>(e).unwrap().0 = 0.0;
+    let v0 = world.get::<LinearVelocity>(e).unwrap().0;
+    for _ in 0..10 {
+        frame(&mut world, &mut schedule);
+    }
+    assert_eq!(
+        world.get::<LinearVelocity>(e).unwrap().0,
+        v0,
+        "no gravity: constant velocity"
+    );
+    world.get_mut::<GravityScale>(e).unwrap().0 = f32::NAN;
+    frame(&mut world, &mut schedule);
+    let errors = drain::<PhysicsError>(&mut world);
+    assert_eq!(
+        errors.len(),
+        1,
+        "a NaN gravity scale is refused: {errors:?}"
+    );
+}
