@@ -22,7 +22,8 @@ fn ron_blocks(md: &str) -> Vec<String> {
 
 #[test]
 fn scene_doc_examples_are_valid() {
-    let md = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenes.md")).unwrap();
+    let md =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenes.md")).unwrap();
     let blocks = ron_blocks(&md);
     assert!(blocks.len() >= 4, "found {} blocks", blocks.len());
     // The first block is a whole scene: it loads, runs and passes.
@@ -32,7 +33,11 @@ fn scene_doc_examples_are_valid() {
         sim.step().unwrap();
     }
     let report = sim.finish();
-    assert!(report.passed() && report.summary.expectations_passed == 3, "{}", report.text());
+    assert!(
+        report.passed() && report.summary.expectations_passed == 3,
+        "{}",
+        report.text()
+    );
     // The others are fragments of a scene: wrapped in one, they parse.
     for block in &blocks[1..] {
         let src = format!("(\n{block}\n)");
