@@ -54,7 +54,7 @@ fn print_contacts(
     clock: Res<PhysicsClock>,
 ) {
     let (s, e) = (started.read().count(), ended.read().count());
-    if (s > 0 || e > 0) && clock.total_steps % 30 == 0 {
+    if (s > 0 || e > 0) && clock.total_steps.is_multiple_of(30) {
         println!(
             "step {:4}: {s} contacts started, {e} ended",
             clock.total_steps
