@@ -6,25 +6,9 @@
 #![allow(dead_code)]
 
 use glam::Vec3;
-use thud_dynamics::{BodyBuilder, BodyHandle, Collider, Pose, Settings, World};
-use thud_scene::schema::{BodyKindDef, Scene, ShapeDef};
-
-/// The collider of a shape definition.
-pub fn collider(shape: &ShapeDef) -> Collider {
-    match *shape {
-        ShapeDef::Cuboid { half_extents } => Collider::cuboid(half_extents),
-        ShapeDef::Sphere { radius } => Collider::sphere(radius),
-        ShapeDef::Capsule {
-            half_height,
-            radius,
-        } => Collider::capsule(half_height, radius),
-        ShapeDef::Cylinder {
-            half_height,
-            radius,
-        } => Collider::cylinder(half_height, radius),
-        ShapeDef::Halfspace { normal } => Collider::halfspace(normal),
-    }
-}
+use thud_dynamics::{BodyHandle, Settings, World};
+use thud_scene::instantiate::add_body;
+use thud_scene::schema::Scene;
 
 /// The world settings of a scene on top of `base` (the engine's defaults).
 pub fn settings(scene: &Scene, mut base: Settings) -> Settings {
@@ -40,48 +24,16 @@ pub fn settings(scene: &Scene, mut base: Settings) -> Settings {
     base
 }
 
-/// A world holding the scene's bodies, in the scene's order.
+/// A world holding the scene's bodies, in the scene's order (built by the scene
+/// library's own `instantiate::add_body`, so every user builds bodies one way).
 pub fn world(scene: &Scene, base: Settings) -> (World, Vec<BodyHandle>) {
     let mut world = World::new(settings(scene, base));
-    let mut handles = Vec::with_capacity(scene.bodies.len());
-    for b in &scene.bodies {
-        let (friction, restitution, density) =
-            match b.material.as_ref().and_then(|m| scene.materials.get(m)) {
-                Some(m) => (m.friction, m.restitution, m.density.unwrap_or(b.density)),
-                None => (b.friction, b.restitution, b.density),
-            };
-        let mut builder = match b.kind {
-            BodyKindDef::Dynamic => BodyBuilder::dynamic(),
-            BodyKindDef::Kinematic => BodyBuilder::kinematic(),
-            BodyKindDef::Static => BodyBuilder::fixed(),
-        }
-        .position(b.position)
-        .rotation(b.resolved_rotation())
-        .linear_velocity(b.velocity)
-        .angular_velocity(b.angular_velocity)
-        .can_sleep(b.can_sleep);
-        let shapes: Vec<(Pose, &ShapeDef)> = if b.parts.is_empty() {
-            vec![(Pose::IDENTITY, &b.shape)]
-        } else {
-            b.parts
-                .iter()
-                .map(|p| (Pose::new(p.position, p.rotation), &p.shape))
-                .collect()
-        };
-        for (pose, shape) in shapes {
-            builder = builder.collider(
-                collider(shape)
-                    .local_pose(pose)
-                    .friction(friction)
-                    .restitution(restitution)
-                    .density(density),
-            );
-        }
-        if let Some(m) = b.mass {
-            builder = builder.mass(m);
-        }
-        handles.push(world.add_body(builder).expect("standard scene body"));
-    }
+    let handles = scene
+        .bodies
+        .iter()
+        .enumerate()
+        .map(|(i, b)| add_body(&mut world, b, i as u64).expect("standard scene body"))
+        .collect();
     (world, handles)
 }
 
