@@ -1,0 +1,176 @@
+//! `thud-compare`: thud beside Rapier on the standard scenes of `scenes.md`.
+//!
+//! For each chosen scene both engines are built from the same `thud_scene::Scene`
+//! value (thud through `thud_scene::instantiate`, Rapier through the converter in
+//! [`rapier_side`]), run for the scene's length, timed step by step and measured by
+//! the same code ([`measure`]); the result is one markdown table on stdout
+//! ([`table`]), progress on stderr, optionally JSON.
+//!
+//! ```text
+//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes all
+//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_100 --seconds 2
+//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes tower_20,pyramid_20 --matched
+//! ```
+
+mod engine;
+mod error;
+mod measure;
+mod rapier_side;
+mod table;
+mod thud_side;
+
+use std::io::{IsTerminal as _, Write as _};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use serde_json::json;
+use thud_scene::{BodyKindDef, STANDARD_NAMES, Scene, standard};
+
+use crate::engine::Engine;
+use crate::error::CompareError;
+use crate::rapier_side::{Budget, RapierEngine};
+use crate::table::Row;
+use crate::thud_side::ThudEngine;
+
+/// thud beside Rapier on the standard scenes: step times and quality figures.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Args {
+    /// Scenes to run: `all`, or a comma-separated list of standard scene names
+    /// (tower_20, pyramid_20, pyramid_40, pyramid_100, pyramid3d_10, pile_1000).
+    #[arg(long, default_value = "all")]
+    scenes: String,
+    /// Simulated seconds per scene (default: the scene's own length, 10 s).
+    #[arg(long)]
+    seconds: Option<f32>,
+    /// Give Rapier thud's iteration budget: `num_solver_iterations` = thud's
+    /// `iterations` (16) instead of Rapier's default 4.
+    #[arg(long)]
+    matched: bool,
+    /// Also write the figures as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+/// The scenes named by `--scenes`.
+fn scenes(list: &str) -> Result<Vec<Scene>, CompareError> {
+    let names: Vec<&str> = if list.trim() == "all" {
+        STANDARD_NAMES.to_vec()
+    } else {
+        list.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect()
+    };
+    if names.is_empty() {
+        return Err(CompareError::Usage("--scenes names no scene".into()));
+    }
+    names
+        .into_iter()
+        .map(|n| standard(n).ok_or_else(|| CompareError::UnknownScene(n.to_string())))
+        .collect()
+}
+
+/// Steps for `seconds` of a scene (at least one).
+fn steps_of(scene: &Scene, seconds: Option<f32>) -> Result<usize, CompareError> {
+    let s = seconds.unwrap_or(scene.seconds);
+    if !(s.is_finite() && s > 0.0) {
+        return Err(CompareError::Usage(format!(
+            "--seconds must be a positive number, not {s}"
+        )));
+    }
+    Ok(((s / scene.settings.dt).round() as usize).max(1))
+}
+
+/// Runs one engine on one scene with a progress line on stderr.
+fn run_one(
+    engine: &mut dyn Engine,
+    scene: &Scene,
+    steps: usize,
+) -> Result<measure::Figures, CompareError> {
+    let name = engine.name();
+    // A live step counter on a terminal; only the closing line when stderr is a file.
+    let live = std::io::stderr().is_terminal();
+    let mut progress = |done: usize| {
+        if live {
+            eprint!("\r  {:<16} {name:<6} step {done:>5}/{steps}", scene.name);
+            let _ = std::io::stderr().flush();
+        }
+    };
+    let f = measure::run(engine, scene, steps, &mut progress)?;
+    eprintln!(
+        "{}  {:<16} {name:<6} {steps} steps, median {:.2} ms, p90 {:.2} ms",
+        if live { "\r" } else { "" },
+        scene.name,
+        f.median_ms,
+        f.p90_ms
+    );
+    Ok(f)
+}
+
+fn run(args: &Args) -> Result<(), CompareError> {
+    let chosen = scenes(&args.scenes)?;
+    let thud_iterations = thud_dynamics::Settings::default().iterations;
+    let mut rows = Vec::with_capacity(chosen.len());
+    for scene in &chosen {
+        let steps = steps_of(scene, args.seconds)?;
+        let budget = if args.matched {
+            let n = scene.settings.iterations.unwrap_or(thud_iterations);
+            Budget::Matched(n as usize)
+        } else {
+            Budget::Default
+        };
+        let thud = {
+            let mut e = ThudEngine::new(scene)?;
+            run_one(&mut e, scene, steps)?
+        };
+        let rapier = {
+            let mut e = RapierEngine::new(scene, budget)?;
+            run_one(&mut e, scene, steps)?
+        };
+        rows.push(Row {
+            scene: scene.name.clone(),
+            dynamic_bodies: scene.count(BodyKindDef::Dynamic),
+            thud,
+            rapier,
+        });
+    }
+    let rapier_iterations = match chosen.first() {
+        Some(s) if args.matched => s.settings.iterations.unwrap_or(thud_iterations) as usize,
+        _ => rapier3d::prelude::IntegrationParameters::default().num_solver_iterations,
+    };
+    let heading = format!(
+        "thud (Settings::without_sleeping(): {thud_iterations} PGS iterations) vs Rapier \
+         (IntegrationParameters::default(){}: {rapier_iterations} solver iterations); \
+         sleeping off, single thread",
+        if args.matched { ", matched budget" } else { "" }
+    );
+    println!("{}", table::markdown(&rows, &heading));
+    if let Some(path) = &args.json {
+        let settings = json!({
+            "matched": args.matched,
+            "thud_iterations": thud_iterations,
+            "rapier_solver_iterations": rapier_iterations,
+            "seconds": args.seconds,
+        });
+        let text = serde_json::to_string_pretty(&table::json(&rows, settings))
+            .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+        std::fs::write(path, text + "\n").map_err(|source| CompareError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("thud-compare: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! The output of a run: one markdown table (one row per scene, thud beside Rapier)
+//! and, on request, the same figures as JSON.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use crate::measure::Figures;
+
+/// Both engines' figures on one scene.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// Scene name.
+    pub scene: String,
+    /// Dynamic bodies in the scene.
+    pub dynamic_bodies: usize,
+    /// thud's figures.
+    pub thud: Figures,
+    /// Rapier's figures.
+    pub rapier: Figures,
+}
+
+fn mm(v: Option<f32>) -> String {
+    v.map_or_else(|| "–".to_string(), |m| format!("{:.2}", m * 1e3))
+}
+
+fn ms(f: &Figures) -> String {
+    format!("{:.2} / {:.2}", f.median_ms, f.p90_ms)
+}
+
+/// The markdown table of `rows`, headed by a line naming the settings.
+#[must_use]
+pub fn markdown(rows: &[Row], heading: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{heading}\n");
+    s.push_str(
+        "| scene | steps | thud median/p90 ms | Rapier median/p90 ms | ratio (thud/Rapier) \
+         | drift mm thud/Rapier | sag mm thud/Rapier | max pen mm thud/Rapier \
+         | moving thud/Rapier | energy rise J thud/Rapier | energy rebound J thud/Rapier |\n",
+    );
+    s.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for r in rows {
+        let (t, p) = (&r.thud, &r.rapier);
+        let ratio = if p.median_ms > 0.0 {
+            format!("{:.2}", t.median_ms / p.median_ms)
+        } else {
+            "–".to_string()
+        };
+        let _ = writeln!(
+            s,
+            "| {} ({}) | {} | {} | {} | {} | {} / {} | {} / {} | {} / {} | {} / {} | {:.3} / {:.3} | {:.3} / {:.3} |",
+            r.scene,
+            r.dynamic_bodies,
+            t.steps,
+            ms(t),
+            ms(p),
+            ratio,
+            mm(t.drift),
+            mm(p.drift),
+            mm(t.sag),
+            mm(p.sag),
+            mm(Some(t.max_penetration)),
+            mm(Some(p.max_penetration)),
+            t.still_moving,
+            p.still_moving,
+            t.energy_rise,
+            p.energy_rise,
+            t.energy_rebound,
+            p.energy_rebound,
+        );
+    }
+    s
+}
+
+fn figures_json(f: &Figures) -> Value {
+    json!({
+        "engine": f.engine,
+        "steps": f.steps,
+        "median_ms": f.median_ms,
+        "p90_ms": f.p90_ms,
+        "drift_m": f.drift,
+        "sag_m": f.sag,
+        "max_penetration_m": f.max_penetration,
+        "still_moving": f.still_moving,
+        "energy_rise_j": f.energy_rise,
+        "energy_rebound_j": f.energy_rebound,
+        "contact_points": f.contact_points,
+    })
+}
+
+/// The figures of `rows` as JSON, with the run's settings.
+#[must_use]
+pub fn json(rows: &[Row], settings: Value) -> Value {
+    json!({
+        "settings": settings,
+        "scenes": rows.iter().map(|r| json!({
+            "scene": r.scene,
+            "dynamic_bodies": r.dynamic_bodies,
+            "thud": figures_json(&r.thud),
+            "rapier": figures_json(&r.rapier),
+        })).collect::<Vec<_>>(),
+    })
+}
