@@ -52,7 +52,6 @@ fn tower_20_stands() {
 fn tower_20_stands_in_exact_mode() {
     let settings = Settings {
         solver_mode: thud_dynamics::SolverMode::Exact,
-        exact_max_rows: 256,
         ..Settings::without_sleeping()
     };
     let m = measure_with("tower_20", settings);

@@ -1,7 +1,7 @@
 //! Towers of n boxes (`THUD_NS=2,5,10,20`) for 10 s under env-var settings: drift, sag,
-//! energy rise. The tool used to study the tall-stack failure (docs/dynamics.md).
+//! energy rise, mean step time (`THUD_MODE=pgs|auto|exact`). The tool used to study the tall-stack failure (docs/dynamics.md).
 mod support;
-use thud_dynamics::{PenetrationMode, Settings};
+use thud_dynamics::{PenetrationMode, Settings, SolverMode};
 fn env<T: std::str::FromStr>(k: &str) -> Option<T> {
     std::env::var(k).ok().and_then(|v| v.parse().ok())
 }
@@ -38,6 +38,19 @@ fn main() {
             PenetrationMode::SplitImpulse
         };
     }
+    if let Ok(v) = std::env::var("THUD_MODE") {
+        s.solver_mode = match v.as_str() {
+            "pgs" => SolverMode::Pgs,
+            "exact" => SolverMode::Exact,
+            _ => SolverMode::Auto,
+        };
+    }
+    if let Some(v) = env("THUD_MAX_ROWS") {
+        s.exact_max_rows = v;
+    }
+    if let Some(v) = env("THUD_OUTER") {
+        s.exact_outer_passes = v;
+    }
     let steps: usize = env("THUD_STEPS").unwrap_or(600);
     let sizes: Vec<u32> = std::env::var("THUD_NS")
         .ok()
@@ -52,10 +65,11 @@ fn main() {
         }
         let (_, m) = support::scene_world::run(&scene, s.clone(), steps);
         print!(
-            "n {n}: drift {:.2} mm sag {:.2} mm rise {:.4} | ",
+            "n {n}: drift {:.2} mm sag {:.2} mm rise {:.4} step {:.3} ms | ",
             m.drift * 1e3,
             m.sag * 1e3,
-            m.energy_rise
+            m.energy_rise,
+            m.mean_step * 1e3
         );
     }
     println!();

@@ -15,6 +15,13 @@ pub enum DynamicsError {
     /// The handle does not name a live body (removed, or from another world).
     #[error("invalid body handle {0:?}")]
     InvalidHandle(crate::BodyHandle),
+    /// The handle does not name a live joint (removed, or from another world).
+    #[error("invalid joint handle {0:?}")]
+    InvalidJointHandle(crate::JointHandle),
+    /// A joint that cannot be built: a body joined to itself, limits with min > max, a
+    /// zero axis, ...
+    #[error("invalid joint: {0}")]
+    InvalidJoint(String),
     /// A value that must be finite was NaN or infinite.
     #[error("non-finite value for {what}")]
     NonFinite {

@@ -1,21 +1,35 @@
 //! Exact step mode: each island's boxed LCP assembled explicitly and solved by thud-lcp.
 //!
-//! For the rows `i, j` of an island (3 per contact point, in the store's order) the
-//! assembly forms, from the very blocks the PGS uses (`jacobian.rs`),
+//! For the rows `i, j` of an island — its joint rows, then 3 per contact point, in the
+//! stores' order — the assembly forms, from the very blocks the PGS uses
+//! (`jacobian.rs`, `joint/rows.rs`),
 //!
 //! ```text
-//!   A_ij = Σ_{bodies k of both rows} J_i,k · T_j,k      (= J M⁻¹ Jᵀ, symmetric PSD)
-//!   b_i  = D_i · b̃_i                                    (J·Vnc + stabilization)
+//!   A_ij = Σ_{bodies k of both rows} J_i,k · T_j,k  (+ γ_i on the diagonal of soft rows)
+//!   b_i  = D_i · b̃_i                                (J·Vnc + stabilization)
 //!   normal rows: lo = 0, hi = ∞;   friction rows: lo = −μλₙ, hi = +μλₙ
+//!   joint rows: their own bounds (ℝ bilateral, [0, ∞) limits, ±F·dt motors)
 //! ```
 //!
-//! and solves `BLCP(A, b, lo, hi)` with thud-lcp's boxed block principal pivoting
+//! `A` is sparse (two rows couple only through a shared body), so it is summed body by
+//! body: `O(Σ_k deg(k)²)` instead of `O(n²)`. The island's problem `BLCP(A, b, lo, hi)`
+//! is solved with thud-lcp's boxed block principal pivoting
 //! (`thud_lcp::solvers::boxed_pivot`). The friction bounds are fixed from the current
 //! λₙ (PGS's answer, itself warm-started from the previous step) and refreshed by
 //! `Settings::exact_outer_passes` outer passes, each a fixed-bounds solve warm-started
-//! from the previous pass. The PGS sweeps run first over every row, so islands too
-//! large for a dense solve (`> exact_max_rows`) simply keep the PGS answer, and the
-//! exact solve starts from a good active set. A failed solve also keeps the PGS answer.
+//! from the previous pass. The PGS sweeps run first over every row, so islands the rule
+//! leaves out simply keep the PGS answer, and the exact solve starts from a good active
+//! set. A failed solve also keeps the PGS answer.
+//!
+//! **Which islands** ([`SolverMode`](crate::SolverMode)): `Exact` takes every island of
+//! at most `exact_max_rows` rows; `Auto` (the default) takes the islands *with joints*
+//! of at most `exact_max_rows` rows that are deep (`≥ exact_min_bodies` bodies) or have
+//! a mass ratio of at least `exact_mass_ratio` — chains and heavy-on-light hangings,
+//! where PGS converges slowest — and, if they also hold contacts, only while no body is
+//! faster than `exact_max_speed`. Contact-only islands stay with PGS in `Auto`: on
+//! islands whose contacts change every step (a falling domino row) the pivoting search
+//! can take hundreds of factorizations, so the exact solve of contact stacks is opt-in
+//! (`Exact`) until it has a bounded real-time budget.
 //!
 //! `World::export_lcp` writes the same assembly for the whole last step (with the
 //! friction coupling pairs, i.e. the true coupled problem) in thud-lcp's JSON format.
@@ -23,100 +37,159 @@
 use thud_lcp::{BoxedLcp, Matrix, Options};
 
 use crate::contact::ContactStore;
-use crate::jacobian::ContactRows;
+use crate::jacobian::{ContactRows, Row};
+use crate::joint::rows::{JointRow, JointRows};
 use crate::pgs;
 use crate::settings::Settings;
 use crate::solver_body::{SolverBodies, Velocity};
 
-/// The full per-body blocks of row `k` of point `c`: `(body, J_lin, J_ang, T_lin, T_ang)`
-/// for body a then body b.
-fn blocks(c: &ContactRows, k: usize) -> [(u32, [f64; 6], [f64; 6]); 2] {
-    let r = &c.rows[k];
+/// Where a row of an island's problem comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// Row `k` of contact point `p`.
+    Point(u32, u8),
+    /// Joint row `r`.
+    Joint(u32),
+}
+
+/// One row of an island's problem.
+#[derive(Debug, Clone, Copy)]
+struct Item {
+    a: u32,
+    b: u32,
+    ima: f32,
+    imb: f32,
+    row: Row,
+    lo: f64,
+    hi: f64,
+    gamma: f64,
+    /// Friction row: (index of its normal row in the island, μ).
+    pair: Option<(usize, f64)>,
+    source: Source,
+}
+
+/// The rows of the given contact points and joint rows (joints first).
+fn items(points: &[ContactRows], idx: &[u32], joints: &[JointRow], jidx: &[u32]) -> Vec<Item> {
+    let mut out = Vec::with_capacity(jidx.len() + 3 * idx.len());
+    for &r in jidx {
+        let j = &joints[r as usize];
+        out.push(Item {
+            a: j.a,
+            b: j.b,
+            ima: j.inv_mass_a,
+            imb: j.inv_mass_b,
+            row: j.row,
+            lo: f64::from(j.lo),
+            hi: f64::from(j.hi),
+            gamma: if j.impulse_scale > 0.0 {
+                f64::from(j.row.d) * f64::from(j.impulse_scale) / f64::from(j.mass_scale)
+            } else {
+                0.0
+            },
+            pair: None,
+            source: Source::Joint(r),
+        });
+    }
+    for &p in idx {
+        let c = &points[p as usize];
+        let normal = out.len();
+        for k in 0..3 {
+            out.push(Item {
+                a: c.a,
+                b: c.b,
+                ima: c.inv_mass_a,
+                imb: c.inv_mass_b,
+                row: c.rows[k],
+                lo: if k == 0 { 0.0 } else { f64::NEG_INFINITY },
+                hi: f64::INFINITY,
+                gamma: 0.0,
+                pair: (k > 0).then_some((normal, f64::from(c.friction))),
+                source: Source::Point(p, k as u8),
+            });
+        }
+    }
+    out
+}
+
+/// The full per-body blocks `(body, J, T)` of an item, body a then body b.
+fn blocks(it: &Item) -> [(u32, [f64; 6], [f64; 6]); 2] {
+    let r = &it.row;
     let jl = r.j_lin * r.d;
     let ja = r.j_ang_a * r.d;
     let jb = r.j_ang_b * r.d;
-    let tla = -jl * c.inv_mass_a;
-    let tlb = jl * c.inv_mass_b;
     let f = |l: glam::Vec3, a: glam::Vec3| [l.x, l.y, l.z, a.x, a.y, a.z].map(f64::from);
     [
-        (c.a, f(-jl, ja), f(tla, r.t_ang_a)),
-        (c.b, f(jl, jb), f(tlb, r.t_ang_b)),
+        (it.a, f(-jl, ja), f(-jl * it.ima, r.t_ang_a)),
+        (it.b, f(jl, jb), f(jl * it.imb, r.t_ang_b)),
     ]
 }
 
-/// `(A, b, λ, friction pairs (t, n, μ))` of an island.
-type Assembly = (Matrix, Vec<f64>, Vec<f64>, Vec<(usize, usize, f64)>);
-
-/// Assemble `(A, b, λ, friction pairs)` of the given points.
-pub(crate) fn assemble(points: &[ContactRows], idx: &[u32]) -> Assembly {
-    let n = 3 * idx.len();
+/// `(A, b, λ)` of an island's rows.
+fn assemble(items: &[Item]) -> (Matrix, Vec<f64>, Vec<f64>) {
+    let n = items.len();
     let mut a = Matrix::zeros(n, n);
-    let mut b = vec![0.0; n];
-    let mut lambda = vec![0.0; n];
-    let mut pairs = Vec::with_capacity(2 * idx.len());
-    let all: Vec<_> = idx
+    let b = items
         .iter()
-        .flat_map(|&p| (0..3).map(move |k| (p, k)))
-        .map(|(p, k)| blocks(&points[p as usize], k))
+        .map(|it| f64::from(it.row.b) * f64::from(it.row.d))
         .collect();
-    for (i, bi) in all.iter().enumerate() {
-        let (p, k) = (idx[i / 3] as usize, i % 3);
-        let r = &points[p].rows[k];
-        b[i] = f64::from(r.b) * f64::from(r.d);
-        lambda[i] = f64::from(r.lambda);
-        if k > 0 {
-            pairs.push((i, i - k, f64::from(points[p].friction)));
-        }
-        for (j, bj) in all.iter().enumerate() {
-            let mut s = 0.0;
-            for (body_i, ji, _) in bi {
-                if *body_i == 0 {
-                    continue;
-                }
-                for (body_j, _, tj) in bj {
-                    if body_i == body_j {
-                        s += (0..6).map(|q| ji[q] * tj[q]).sum::<f64>();
-                    }
-                }
+    let lambda = items.iter().map(|it| f64::from(it.row.lambda)).collect();
+    // (body, row, J, T) for every movable body of every row, grouped by body.
+    let mut entries: Vec<(u32, usize, [f64; 6], [f64; 6])> = Vec::with_capacity(2 * n);
+    for (i, it) in items.iter().enumerate() {
+        for (body, j, t) in blocks(it) {
+            if body != 0 {
+                entries.push((body, i, j, t));
             }
-            a.set(i, j, s);
         }
     }
-    (a, b, lambda, pairs)
+    entries.sort_by_key(|e| (e.0, e.1));
+    let mut start = 0;
+    while start < entries.len() {
+        let mut end = start;
+        while end < entries.len() && entries[end].0 == entries[start].0 {
+            end += 1;
+        }
+        for ei in &entries[start..end] {
+            for ej in &entries[start..end] {
+                let s: f64 = (0..6).map(|q| ei.2[q] * ej.3[q]).sum();
+                a.row_mut(ei.1)[ej.1] += s;
+            }
+        }
+        start = end;
+    }
+    for (i, it) in items.iter().enumerate() {
+        a.row_mut(i)[i] += it.gamma;
+    }
+    (a, b, lambda)
 }
 
-/// The coupled problem of some points (for export and tests).
-pub(crate) fn boxed_problem(
-    points: &[ContactRows],
-    idx: &[u32],
-) -> Result<(BoxedLcp, Vec<f64>), String> {
-    let (a, b, lambda, pairs) = assemble(points, idx);
-    let n = b.len();
-    let lo: Vec<f64> = (0..n)
-        .map(|i| if i % 3 == 0 { 0.0 } else { f64::NEG_INFINITY })
+/// The coupled problem of some rows (for export and tests).
+fn boxed_problem(items: &[Item]) -> Result<BoxedLcp, String> {
+    let (a, b, _) = assemble(items);
+    let lo = items.iter().map(|it| it.lo).collect();
+    let hi = items.iter().map(|it| it.hi).collect();
+    let pairs: Vec<(usize, usize, f64)> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, it)| it.pair.map(|(nrow, mu)| (i, nrow, mu)))
         .collect();
-    let hi = vec![f64::INFINITY; n];
-    let p = BoxedLcp::new(a, b, lo, hi)
+    BoxedLcp::new(a, b, lo, hi)
         .and_then(|p| p.with_friction(pairs))
-        .map_err(|e| e.to_string())?;
-    Ok((p, lambda))
+        .map_err(|e| e.to_string())
 }
 
-/// Solve the points `idx` exactly with fixed-bound outer passes; returns the new λ.
-pub(crate) fn solve_points(
-    points: &[ContactRows],
-    idx: &[u32],
-    passes: u32,
-) -> Result<Vec<f64>, String> {
-    let (a, b, mut lambda, pairs) = assemble(points, idx);
-    let n = b.len();
+/// Solve the rows exactly with fixed-bound outer passes; returns the new λ.
+fn solve_items(items: &[Item], passes: u32) -> Result<Vec<f64>, String> {
+    let (a, b, mut lambda) = assemble(items);
     for _ in 0..passes.max(1) {
-        let mut lo = vec![0.0; n];
-        let mut hi = vec![f64::INFINITY; n];
-        for &(t, nrow, mu) in &pairs {
-            let m = mu * lambda[nrow].max(0.0);
-            lo[t] = -m;
-            hi[t] = m;
+        let mut lo: Vec<f64> = items.iter().map(|it| it.lo).collect();
+        let mut hi: Vec<f64> = items.iter().map(|it| it.hi).collect();
+        for (i, it) in items.iter().enumerate() {
+            if let Some((nrow, mu)) = it.pair {
+                let m = mu * lambda[nrow].max(0.0);
+                lo[i] = -m;
+                hi[i] = m;
+            }
         }
         let p = BoxedLcp::new(a.clone(), b.clone(), lo, hi).map_err(|e| e.to_string())?;
         let opts = Options {
@@ -126,99 +199,200 @@ pub(crate) fn solve_points(
         };
         let r =
             thud_lcp::solvers::boxed_pivot::solve_boxed(&p, &opts).map_err(|e| e.to_string())?;
-        if !r.z.iter().all(|z| z.is_finite()) {
-            return Err("non-finite exact solution".into());
+        if !r.is_solved() || !r.z.iter().all(|z| z.is_finite()) {
+            return Err(format!("exact solve ended {:?}", r.status));
         }
         lambda = r.z;
     }
     Ok(lambda)
 }
 
-/// Apply new impulses to the points and their bodies' `dV`.
-fn apply(points: &mut [ContactRows], idx: &[u32], lambda: &[f64], dv: &mut [Velocity]) {
-    for (q, &p) in idx.iter().enumerate() {
-        let c = &mut points[p as usize];
-        let (a, b) = (c.a as usize, c.b as usize);
-        for k in 0..3 {
-            let r = &mut c.rows[k];
-            let new = lambda[3 * q + k] as f32;
-            let delta = new - r.lambda;
-            r.lambda = new;
-            let s = r.d * delta;
-            dv[a].lin -= r.j_lin * (s * c.inv_mass_a);
-            dv[a].ang += r.t_ang_a * delta;
-            dv[b].lin += r.j_lin * (s * c.inv_mass_b);
-            dv[b].ang += r.t_ang_b * delta;
-        }
+/// Solve contact points `idx` alone exactly (tests).
+#[cfg(test)]
+pub(crate) fn solve_points(
+    points: &[ContactRows],
+    idx: &[u32],
+    passes: u32,
+) -> Result<Vec<f64>, String> {
+    solve_items(&items(points, idx, &[], &[]), passes)
+}
+
+/// Apply new impulses to the rows and their bodies' `dV`, projected onto the bounds
+/// (the pivoting answer meets them only to its tolerance; the next step's PGS warm
+/// start needs `λₙ ≥ 0`, `|λt| ≤ μλₙ` exactly).
+fn apply(
+    items: &[Item],
+    lambda: &[f64],
+    points: &mut [ContactRows],
+    joints: &mut [JointRow],
+    dv: &mut [Velocity],
+) {
+    let mut projected: Vec<f32> = Vec::with_capacity(items.len());
+    for (i, it) in items.iter().enumerate() {
+        let l = lambda[i] as f32;
+        let new = match it.pair {
+            Some((nrow, mu)) => {
+                let bound = mu as f32 * projected[nrow];
+                l.clamp(-bound, bound)
+            }
+            None => l.clamp(it.lo as f32, it.hi as f32),
+        };
+        projected.push(new);
+        let row = match it.source {
+            Source::Point(p, k) => &mut points[p as usize].rows[k as usize],
+            Source::Joint(r) => &mut joints[r as usize].row,
+        };
+        let delta = new - row.lambda;
+        row.lambda = new;
+        let s = row.d * delta;
+        let (a, b) = (it.a as usize, it.b as usize);
+        dv[a].lin -= row.j_lin * (s * it.ima);
+        dv[a].ang += row.t_ang_a * delta;
+        dv[b].lin += row.j_lin * (s * it.imb);
+        dv[b].ang += row.t_ang_b * delta;
     }
     dv[0] = Velocity::ZERO;
 }
 
-/// PGS over everything, then an exact solve of each small island.
+/// Movable bodies of some rows and the ratio of their largest to smallest mass.
+fn body_stats(items: &[Item]) -> (usize, f32) {
+    let mut ids: Vec<(u32, f32)> = items
+        .iter()
+        .flat_map(|it| [(it.a, it.ima), (it.b, it.imb)])
+        .filter(|&(k, im)| k != 0 && im > 0.0)
+        .collect();
+    ids.sort_unstable_by_key(|e| e.0);
+    ids.dedup_by_key(|e| e.0);
+    let (lo, hi) = ids
+        .iter()
+        .fold((f32::INFINITY, 0.0f32), |(lo, hi), &(_, im)| {
+            (lo.min(im), hi.max(im))
+        });
+    let ratio = if ids.is_empty() { 1.0 } else { hi / lo };
+    (ids.len(), ratio)
+}
+
+/// Solver indices of the movable bodies of some rows.
+fn its_bodies(points: &[ContactRows], idx: &[u32], joints: &[JointRow], jidx: &[u32]) -> Vec<u32> {
+    let mut v: Vec<u32> = idx
+        .iter()
+        .flat_map(|&p| [points[p as usize].a, points[p as usize].b])
+        .chain(
+            jidx.iter()
+                .flat_map(|&r| [joints[r as usize].a, joints[r as usize].b]),
+        )
+        .filter(|&k| k != 0)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Largest start-of-step speed `max(|v|, |ω|·1 m)` of the given bodies.
+fn fastest(ids: &[u32], bodies: &SolverBodies) -> f32 {
+    ids.iter()
+        .map(|&k| {
+            let u = bodies.v0[k as usize];
+            u.lin.length().max(u.ang.length())
+        })
+        .fold(0.0, f32::max)
+}
+
+/// Which islands the exact solve takes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rule {
+    pub max_rows: usize,
+    pub min_bodies: usize,
+    pub mass_ratio: f32,
+    /// Leave islands with a body faster than this (m/s, or rad/s × 1 m) at the start of
+    /// the step to PGS: their contacts are changing, so the pivoting search is long,
+    /// and the stiffness of an exact answer matters for resting structures.
+    pub max_speed: f32,
+    /// Take only islands that hold a joint (the auto mode: contact-only islands stay
+    /// with PGS, whose exact replacement is not yet robust on changing contacts).
+    pub joints_only: bool,
+}
+
+/// The islands of the last step: `(root, contact points, joint rows)` in root order.
+pub(crate) fn islands_of(c: &ContactStore, j: &JointRows) -> Vec<(u32, Vec<u32>, Vec<u32>)> {
+    let mut order: Vec<(u32, Source)> = (0..c.points.len() as u32)
+        .map(|i| (c.island[i as usize], Source::Point(i, 0)))
+        .chain((0..j.rows.len() as u32).map(|r| (j.island[r as usize], Source::Joint(r))))
+        .collect();
+    order.sort_by_key(|e| e.0);
+    let mut out: Vec<(u32, Vec<u32>, Vec<u32>)> = Vec::new();
+    for (root, src) in order {
+        if out.last().is_none_or(|l| l.0 != root) {
+            out.push((root, Vec::new(), Vec::new()));
+        }
+        let last = out.last_mut().expect("pushed");
+        match src {
+            Source::Point(p, _) => last.1.push(p),
+            Source::Joint(r) => last.2.push(r),
+        }
+    }
+    out
+}
+
+/// PGS over everything, then an exact solve of each island the rule takes.
 /// Returns (islands solved exactly, PGS sweeps done).
 pub(crate) fn solve_islands(
     c: &mut ContactStore,
+    j: &mut JointRows,
     bodies: &mut SolverBodies,
     s: &Settings,
+    rule: Rule,
 ) -> (usize, u32) {
     pgs::solve(
+        &mut j.rows,
         &mut c.points,
         &mut bodies.dv,
         s.iterations,
         s.omega,
         s.symmetric_sweeps,
     );
-    let mut order: Vec<u32> = (0..c.points.len() as u32).collect();
-    order.sort_by_key(|&i| c.island[i as usize]);
     let mut solved = 0;
-    let mut start = 0;
-    while start < order.len() {
-        let root = c.island[order[start] as usize];
-        let mut end = start;
-        while end < order.len() && c.island[order[end] as usize] == root {
-            end += 1;
-        }
-        let idx = &order[start..end];
-        if 3 * idx.len() <= s.exact_max_rows
-            && let Ok(lambda) = solve_points(&c.points, idx, s.exact_outer_passes)
+    for (_, idx, jidx) in islands_of(c, j) {
+        if 3 * idx.len() + jidx.len() > rule.max_rows
+            || (rule.joints_only && jidx.is_empty())
+            || (!idx.is_empty()
+                && fastest(&its_bodies(&c.points, &idx, &j.rows, &jidx), bodies) > rule.max_speed)
         {
-            apply(&mut c.points, idx, &lambda, &mut bodies.dv);
+            continue;
+        }
+        let its = items(&c.points, &idx, &j.rows, &jidx);
+        let (count, ratio) = body_stats(&its);
+        if count < rule.min_bodies && ratio < rule.mass_ratio {
+            continue;
+        }
+        if let Ok(lambda) = solve_items(&its, s.exact_outer_passes) {
+            apply(&its, &lambda, &mut c.points, &mut j.rows, &mut bodies.dv);
             solved += 1;
         }
-        start = end;
     }
     (solved, s.iterations)
-}
-
-/// Islands of the last step as `(island root, point indices)` in root order.
-pub(crate) fn islands_of(c: &ContactStore) -> Vec<(u32, Vec<u32>)> {
-    let mut order: Vec<u32> = (0..c.points.len() as u32).collect();
-    order.sort_by_key(|&i| c.island[i as usize]);
-    let mut out: Vec<(u32, Vec<u32>)> = Vec::new();
-    for i in order {
-        let root = c.island[i as usize];
-        match out.last_mut() {
-            Some((r, v)) if *r == root => v.push(i),
-            _ => out.push((root, vec![i])),
-        }
-    }
-    out
 }
 
 /// Write the last step's problems, one coupled boxed LCP per island of at most
 /// `max_rows` rows, as a JSON array in thud-lcp's format. Returns how many were written.
 pub(crate) fn export(
     c: &ContactStore,
+    j: &JointRows,
     max_rows: usize,
     out: &mut dyn std::io::Write,
 ) -> Result<usize, String> {
     let mut problems = Vec::new();
-    for (k, (_, idx)) in islands_of(c).iter().enumerate() {
-        if 3 * idx.len() > max_rows {
+    for (k, (_, idx, jidx)) in islands_of(c, j).iter().enumerate() {
+        let n = 3 * idx.len() + jidx.len();
+        if n > max_rows {
             continue;
         }
-        let (p, _) = boxed_problem(&c.points, idx)?;
-        let name = format!("island {k} ({} points, {} rows)", idx.len(), 3 * idx.len());
+        let p = boxed_problem(&items(&c.points, idx, &j.rows, jidx))?;
+        let name = format!(
+            "island {k} ({} points, {} joint rows, {n} rows)",
+            idx.len(),
+            jidx.len()
+        );
         problems.push(thud_lcp::json::problem_json(
             Some(&name),
             &thud_lcp::Problem::Boxed(p),
@@ -293,7 +467,7 @@ mod tests {
         for iterations in [1, 4, 16, 64, 256] {
             let mut pts = two_spheres();
             let mut dv = vec![Velocity::ZERO; 3];
-            pgs::solve(&mut pts, &mut dv, iterations, 1.0, false);
+            pgs::solve(&mut [], &mut pts, &mut dv, iterations, 1.0, false);
             let err = pts
                 .iter()
                 .flat_map(|c| c.rows.iter().map(|r| r.lambda))
@@ -321,7 +495,10 @@ mod tests {
             ..ContactStore::default()
         };
         let mut out = Vec::new();
-        assert_eq!(export(&store, 100, &mut out).unwrap(), 1);
+        assert_eq!(
+            export(&store, &JointRows::default(), 100, &mut out).unwrap(),
+            1
+        );
         let text = String::from_utf8(out).unwrap();
         let (problems, _) = thud_lcp::json::parse_problems(&text).unwrap();
         assert_eq!(problems[0].problem.n(), 6);

@@ -124,7 +124,14 @@ pub(crate) fn tangents(n: Vec3) -> (Vec3, Vec3) {
 
 /// Build one row for direction `d`.
 #[inline]
-fn row(bodies: &SolverBodies, a: usize, b: usize, d: Vec3, r_a: Vec3, r_b: Vec3) -> (Row, f32) {
+pub(crate) fn row(
+    bodies: &SolverBodies,
+    a: usize,
+    b: usize,
+    d: Vec3,
+    r_a: Vec3,
+    r_b: Vec3,
+) -> (Row, f32) {
     let ja = -r_a.cross(d);
     let jb = r_b.cross(d);
     let ta = bodies.inv_inertia[a] * ja;
@@ -147,6 +154,28 @@ fn row(bodies: &SolverBodies, a: usize, b: usize, d: Vec3, r_a: Vec3, r_b: Vec3)
         },
         jv,
     )
+}
+
+/// Build an angular row about unit `axis`: `J = [0 −axisᵀ | 0 axisᵀ]` (joints).
+#[inline]
+pub(crate) fn angular_row(bodies: &SolverBodies, a: usize, b: usize, axis: Vec3) -> Row {
+    let (ja, jb) = (-axis, axis);
+    let ta = bodies.inv_inertia[a] * ja;
+    let tb = bodies.inv_inertia[b] * jb;
+    let diag = ja.dot(ta) + jb.dot(tb);
+    let inv_d = if diag > 0.0 { 1.0 / diag } else { 0.0 };
+    let (va, vb) = (bodies.vnc[a], bodies.vnc[b]);
+    let jv = ja.dot(va.ang) + jb.dot(vb.ang);
+    Row {
+        j_lin: Vec3::ZERO,
+        j_ang_a: ja * inv_d,
+        j_ang_b: jb * inv_d,
+        t_ang_a: ta,
+        t_ang_b: tb,
+        b: jv * inv_d,
+        lambda: 0.0,
+        d: diag,
+    }
 }
 
 /// Build the three rows of a contact point (the caller guarantees one body is movable).

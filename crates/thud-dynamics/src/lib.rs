@@ -15,6 +15,7 @@
 //! | `pgs` | the projected Gauss-Seidel / SOR row update |
 //! | `integrate` | semi-implicit Euler, gyroscopic term, damping |
 //! | `island` | union-find islands, sleeping, waking |
+//! | [`joint`] | [`JointBuilder`], [`Joint`]: ball, hinge, fixed, prismatic, distance rows |
 //! | `exact` | island BLCP through thud-lcp, `export_lcp` |
 //! | [`settings`], [`error`], [`stats`] | knobs, errors, per-stage timings |
 //!
@@ -42,6 +43,7 @@ mod exact;
 mod integrate;
 mod island;
 mod jacobian;
+pub mod joint;
 pub mod material;
 mod pgs;
 pub mod settings;
@@ -53,6 +55,7 @@ pub use body::{Body, BodyBuilder, BodyHandle, BodyKind};
 pub use collider::Collider;
 pub use contact::{ContactPointView, ContactView};
 pub use error::DynamicsError;
+pub use joint::{Joint, JointBuilder, JointHandle, JointKind, Motor, Spring};
 pub use material::{CombineRule, Material};
 pub use settings::{PenetrationMode, Settings, SolverMode};
 pub use solver_body::Velocity;

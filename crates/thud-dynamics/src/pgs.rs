@@ -22,8 +22,14 @@
 //!
 //! The split-impulse pass runs the normal rows again on separate pseudo-velocities with
 //! the position bias only (`lo = 0`), from zero each step.
+//!
+//! Joint rows (`joint/rows.rs`) run through the same update with their own bounds and,
+//! for springs, the soft form `λ ← clamp(λ − s_m·(b̃ + J̃·dV) − s_i·λ, lo, hi)`. Each
+//! sweep solves the joint rows first, then the contacts (joints hold the structure,
+//! contacts have the last word on penetration).
 
 use crate::jacobian::{ContactRows, Row};
+use crate::joint::rows::JointRow;
 use crate::solver_body::Velocity;
 
 /// One row update on the two bodies' velocity changes; returns nothing, updates `λ`.
@@ -48,6 +54,41 @@ fn update(
     va.ang += r.t_ang_a * delta;
     vb.lin += r.j_lin * (s * imb);
     vb.ang += r.t_ang_b * delta;
+}
+
+/// One joint row update (soft form; rigid rows have `mass_scale = 1`,
+/// `impulse_scale = 0`).
+#[inline(always)]
+fn update_joint(j: &mut JointRow, dv: &mut [Velocity]) {
+    let (a, b) = (j.a as usize, j.b as usize);
+    let (mut va, mut vb) = (dv[a], dv[b]);
+    let r = &mut j.row;
+    let jdv = r.j_lin.dot(vb.lin - va.lin) + r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang);
+    let new =
+        (r.lambda - j.mass_scale * (r.b + jdv) - j.impulse_scale * r.lambda).clamp(j.lo, j.hi);
+    let delta = new - r.lambda;
+    r.lambda = new;
+    let s = r.d * delta;
+    va.lin -= r.j_lin * (s * j.inv_mass_a);
+    va.ang += r.t_ang_a * delta;
+    vb.lin += r.j_lin * (s * j.inv_mass_b);
+    vb.ang += r.t_ang_b * delta;
+    dv[a] = va;
+    dv[b] = vb;
+}
+
+/// Apply `dV += T·λ` for the joint rows' warm impulses.
+pub(crate) fn warm_start_joints(rows: &[JointRow], dv: &mut [Velocity]) {
+    for j in rows {
+        let (a, b) = (j.a as usize, j.b as usize);
+        let r = &j.row;
+        let s = r.d * r.lambda;
+        dv[a].lin -= r.j_lin * (s * j.inv_mass_a);
+        dv[a].ang += r.t_ang_a * r.lambda;
+        dv[b].lin += r.j_lin * (s * j.inv_mass_b);
+        dv[b].ang += r.t_ang_b * r.lambda;
+    }
+    dv[0] = Velocity::ZERO;
 }
 
 /// Apply `dV += T·λ` for the rows' current (warm) impulses.
@@ -76,7 +117,7 @@ pub(crate) fn solve_point(c: &mut ContactRows, dv: &mut [Velocity], omega: f32) 
         let (a, b) = (c.a as usize, c.b as usize);
         let (mut va, mut vb) = (dv[a], dv[b]);
         let (ima, imb) = (c.inv_mass_a, c.inv_mass_b);
-        let bound = c.friction * c.rows[0].lambda;
+        let bound = (c.friction * c.rows[0].lambda).max(0.0);
         let [rn, r1, r2] = &mut c.rows;
         update(r1, -bound, bound, omega, ima, imb, &mut va, &mut vb);
         update(r2, -bound, bound, omega, ima, imb, &mut va, &mut vb);
@@ -86,15 +127,27 @@ pub(crate) fn solve_point(c: &mut ContactRows, dv: &mut [Velocity], omega: f32) 
     }
 }
 
-/// One Gauss-Seidel sweep over all points, forward or backward. Alternating the
-/// direction (symmetric Gauss-Seidel) keeps the order's bias from accumulating step
-/// after step into a systematic drift or twist of stacks.
-pub(crate) fn sweep(points: &mut [ContactRows], dv: &mut [Velocity], omega: f32, backward: bool) {
+/// One Gauss-Seidel sweep over the joint rows, then all points, forward or backward.
+/// Alternating the direction (symmetric Gauss-Seidel) keeps the order's bias from
+/// accumulating step after step into a systematic drift or twist of stacks.
+pub(crate) fn sweep(
+    joints: &mut [JointRow],
+    points: &mut [ContactRows],
+    dv: &mut [Velocity],
+    omega: f32,
+    backward: bool,
+) {
     if backward {
         for c in points.iter_mut().rev() {
             solve_point(c, dv, omega);
         }
+        for j in joints.iter_mut().rev() {
+            update_joint(j, dv);
+        }
     } else {
+        for j in joints.iter_mut() {
+            update_joint(j, dv);
+        }
         for c in points.iter_mut() {
             solve_point(c, dv, omega);
         }
@@ -106,6 +159,7 @@ pub(crate) fn sweep(points: &mut [ContactRows], dv: &mut [Velocity], omega: f32,
 
 /// `iterations` sweeps, alternating direction when `symmetric`.
 pub(crate) fn solve(
+    joints: &mut [JointRow],
     points: &mut [ContactRows],
     dv: &mut [Velocity],
     iterations: u32,
@@ -113,7 +167,7 @@ pub(crate) fn solve(
     symmetric: bool,
 ) {
     for k in 0..iterations {
-        sweep(points, dv, omega, symmetric && k % 2 == 1);
+        sweep(joints, points, dv, omega, symmetric && k % 2 == 1);
     }
 }
 
@@ -183,6 +237,34 @@ pub(crate) fn split_sweep(
     pseudo[0] = Velocity::ZERO;
 }
 
+/// One sweep of the split-impulse position pass over the joint rows that need one.
+pub(crate) fn split_sweep_joints(rows: &[JointRow], lambda: &mut [f32], pseudo: &mut [Velocity]) {
+    for (j, l) in rows.iter().zip(lambda.iter_mut()) {
+        if !j.split_active {
+            continue;
+        }
+        let (a, b) = (j.a as usize, j.b as usize);
+        let (mut va, mut vb) = (pseudo[a], pseudo[b]);
+        let mut r = j.row;
+        r.b = j.split_b;
+        r.lambda = *l;
+        update(
+            &mut r,
+            j.split_lo,
+            f32::INFINITY,
+            1.0,
+            j.inv_mass_a,
+            j.inv_mass_b,
+            &mut va,
+            &mut vb,
+        );
+        *l = r.lambda;
+        pseudo[a] = va;
+        pseudo[b] = vb;
+    }
+    pseudo[0] = Velocity::ZERO;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,7 +314,7 @@ mod tests {
     fn resting_box_normal_impulses_sum_to_m_g_dt() {
         let dt = 1.0 / 60.0;
         let (mut bodies, mut pts) = box_on_ground(dt);
-        solve(&mut pts, &mut bodies.dv, 200, 1.0, true);
+        solve(&mut [], &mut pts, &mut bodies.dv, 200, 1.0, true);
         let sum: f32 = pts.iter().map(|c| c.rows[0].lambda).sum();
         assert!((sum - 9.81 * dt).abs() < 1e-3 * 9.81 * dt, "{sum}");
         let v = bodies.vnc[1].lin + bodies.dv[1].lin;
@@ -285,7 +367,7 @@ mod tests {
                 }
             }
         }
-        solve(&mut pts, &mut bodies.dv, 5, 1.0, true);
+        solve(&mut [], &mut pts, &mut bodies.dv, 5, 1.0, true);
         for (i, (ci, _)) in rows.iter().enumerate() {
             let _ = ci;
             let got = pts[i / 3].rows[i % 3].lambda;

@@ -29,9 +29,15 @@ pub enum PenetrationMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum SolverMode {
-    /// Projected Gauss-Seidel / SOR sweeps (the real-time workhorse). The default.
-    #[default]
+    /// Projected Gauss-Seidel / SOR sweeps only (the real-time workhorse).
     Pgs,
+    /// PGS everywhere, then the exact solve of [`SolverMode::Exact`] for the joint
+    /// islands where PGS is known to fall short: at least `exact_min_bodies` bodies
+    /// (long chains) or a mass ratio of `exact_mass_ratio` (heavy on light), and at most
+    /// `exact_max_rows` rows (a dense solve stays cheap). Contact-only islands stay with
+    /// PGS (see the `exact` module docs). The default.
+    #[default]
+    Auto,
     /// Per island: assemble the boxed LCP `(A, b, lo, hi)` explicitly and solve it with
     /// thud-lcp's boxed principal pivoting (friction bounds fixed from the previous λₙ
     /// and refined by `exact_outer_passes`). Islands with more than `exact_max_rows`
@@ -93,8 +99,21 @@ pub struct Settings {
     pub friction_combine: CombineRule,
     /// How two colliders' restitutions combine (default: max).
     pub restitution_combine: CombineRule,
-    /// Exact mode: islands with more rows than this are solved by PGS.
+    /// Exact and auto modes: islands with more rows than this are solved by PGS.
     pub exact_max_rows: usize,
+    /// Auto mode: islands with fewer bodies than this are solved by PGS (it converges
+    /// quickly on shallow islands, and the exact solve costs more) unless their mass
+    /// ratio reaches `exact_mass_ratio`.
+    pub exact_min_bodies: usize,
+    /// Auto mode: islands whose heaviest body is at least this many times heavier than
+    /// their lightest are solved exactly (heavy-on-light: PGS converges slowest there).
+    pub exact_mass_ratio: f32,
+    /// Auto mode: islands with a body faster than this (m/s; rad/s counted at 1 m) are
+    /// left to PGS — exact answers matter for resting structures, and moving contacts
+    /// make the pivoting search long.
+    pub exact_max_speed: f32,
+    /// Fraction of a joint's position error removed per step (`0..=1`).
+    pub joint_erp: f32,
     /// Exact mode: outer passes refreshing the friction bounds ±μλₙ.
     pub exact_outer_passes: u32,
 }
@@ -109,7 +128,7 @@ impl Default for Settings {
             omega: 1.0,
             warm_start: 1.0,
             sleeping: true,
-            solver_mode: SolverMode::Pgs,
+            solver_mode: SolverMode::Auto,
             penetration: PenetrationMode::SplitImpulse,
             erp: 0.1,
             slop: 0.0002,
@@ -126,8 +145,12 @@ impl Default for Settings {
             time_to_sleep: 0.5,
             friction_combine: CombineRule::GeometricMean,
             restitution_combine: CombineRule::Max,
-            exact_max_rows: 96,
-            exact_outer_passes: 3,
+            exact_max_rows: 256,
+            exact_min_bodies: 4,
+            exact_mass_ratio: 10.0,
+            exact_max_speed: 0.5,
+            joint_erp: 0.5,
+            exact_outer_passes: 1,
         }
     }
 }
@@ -173,14 +196,16 @@ impl Settings {
             (self.sleep_linear_threshold, "sleep_linear_threshold"),
             (self.sleep_angular_threshold, "sleep_angular_threshold"),
             (self.time_to_sleep, "time_to_sleep"),
+            (self.exact_mass_ratio, "exact_mass_ratio"),
+            (self.exact_max_speed, "exact_max_speed"),
+            (self.joint_erp, "joint_erp"),
         ] {
             non_negative(v, what)?;
         }
-        if self.erp > 1.0 {
-            return Err(DynamicsError::OutOfRange {
-                what: "erp",
-                value: self.erp,
-            });
+        for (v, what) in [(self.erp, "erp"), (self.joint_erp, "joint_erp")] {
+            if v > 1.0 {
+                return Err(DynamicsError::OutOfRange { what, value: v });
+            }
         }
         Ok(())
     }

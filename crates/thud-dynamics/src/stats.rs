@@ -84,8 +84,12 @@ pub struct StepStats {
     pub warm_started: usize,
     /// Islands found (awake ones).
     pub islands: usize,
-    /// Islands solved exactly (exact mode).
+    /// Islands solved exactly (exact and auto modes).
     pub exact_islands: usize,
+    /// Joint rows built (summed over substeps).
+    pub joint_rows: usize,
+    /// Joints that broke this step.
+    pub joints_broken: usize,
 }
 
 impl Default for StepStats {
@@ -101,6 +105,8 @@ impl Default for StepStats {
             warm_started: 0,
             islands: 0,
             exact_islands: 0,
+            joint_rows: 0,
+            joints_broken: 0,
         }
     }
 }

@@ -29,6 +29,8 @@ use crate::error::{DynamicsError, finite3};
 use crate::integrate::{ForceInput, clamp_velocity, integrate_pose, velocity_without_contact};
 use crate::island::Islands;
 use crate::jacobian::{BuildParams, tangents};
+use crate::joint::JointSet;
+use crate::joint::rows::{JointParams, JointRows};
 use crate::pgs;
 use crate::settings::{PenetrationMode, Settings, SolverMode};
 use crate::solver_body::{SolverBodies, Velocity};
@@ -36,8 +38,8 @@ use crate::stats::{Stage, StepStats};
 
 /// A physics world: bodies, colliders, contacts, and the step.
 pub struct World {
-    settings: Settings,
-    bodies: BodySet,
+    pub(crate) settings: Settings,
+    pub(crate) bodies: BodySet,
     colliders: ColliderSet,
     broad: BroadPhase,
     narrow: NarrowPhase,
@@ -47,6 +49,8 @@ pub struct World {
     solver_of: Vec<u32>,
     contacts: ContactStore,
     islands: Islands,
+    pub(crate) joints: JointSet,
+    joint_rows: JointRows,
     stats: StepStats,
     /// Body slots whose pose the user changed since the last step (AABB refresh).
     dirty: Vec<u32>,
@@ -85,6 +89,8 @@ impl World {
             solver_of: Vec::new(),
             contacts: ContactStore::default(),
             islands: Islands::default(),
+            joints: JointSet::default(),
+            joint_rows: JointRows::default(),
             stats: StepStats::default(),
             dirty: Vec::new(),
             moving: Vec::new(),
@@ -141,10 +147,14 @@ impl World {
         Ok(handle)
     }
 
-    /// Remove a body; bodies it touched are woken. Other handles stay valid.
+    /// Remove a body and the joints attached to it; bodies it touched are woken. Other
+    /// handles stay valid.
     pub fn remove_body(&mut self, h: BodyHandle) -> Result<(), DynamicsError> {
         self.bodies.get(h)?;
         self.wake_touching(h.index());
+        for j in self.joints.attached_to(h.index()) {
+            let _ = self.remove_joint(j);
+        }
         let body = self.bodies.remove(h)?;
         for &k in &body.collider_keys {
             self.broad.remove(k);
@@ -182,7 +192,7 @@ impl World {
             .sum()
     }
 
-    fn wake(&mut self, slot: u32) {
+    pub(crate) fn wake(&mut self, slot: u32) {
         let b = self.bodies.slot_mut(slot);
         b.sleeping = false;
         b.sleep_time = 0.0;
@@ -393,7 +403,8 @@ impl World {
         out: &mut dyn std::io::Write,
         max_rows: usize,
     ) -> Result<usize, DynamicsError> {
-        crate::exact::export(&self.contacts, max_rows, out).map_err(DynamicsError::Export)
+        crate::exact::export(&self.contacts, &self.joint_rows, max_rows, out)
+            .map_err(DynamicsError::Export)
     }
 
     // ------------------------------------------------------------------ the step
@@ -481,12 +492,13 @@ impl World {
         self.dirty = dirty;
         self.pairs.clear();
         self.broad.find_pairs(&mut self.pairs);
-        let (cb, bodies) = (&self.colliders.body, &self.bodies);
+        let (cb, bodies, joints) = (&self.colliders.body, &self.bodies, &self.joints);
         self.pairs.retain(|&(a, b)| {
             let (sa, sb) = (cb[a as usize], cb[b as usize]);
             sa != sb
                 && (bodies.slot(sa).kind == BodyKind::Dynamic
                     || bodies.slot(sb).kind == BodyKind::Dynamic)
+                && !joints.excludes(sa, sb)
         });
     }
 
@@ -527,6 +539,18 @@ impl World {
                 {
                     isl.awake[sb as usize] = true;
                 }
+                _ => {}
+            }
+        }
+        for j in self.joints.slots().iter().flatten() {
+            let Some(sa) = j.a.filter(|_| !j.broken) else {
+                continue;
+            };
+            let (ba, bb) = (bodies.slot(sa), bodies.slot(j.b));
+            match (ba.kind, bb.kind) {
+                (BodyKind::Dynamic, BodyKind::Dynamic) => isl.uf.union(sa, j.b),
+                (BodyKind::Dynamic, BodyKind::Kinematic) => isl.awake[sa as usize] = true,
+                (BodyKind::Kinematic, BodyKind::Dynamic) => isl.awake[j.b as usize] = true,
                 _ => {}
             }
         }
@@ -625,6 +649,21 @@ impl World {
         };
         self.contacts
             .build(self.narrow.manifolds(), &ctx, &self.solver, &params);
+        crate::joint::rows::build(
+            &mut self.joint_rows,
+            &self.joints,
+            &self.bodies,
+            &self.solver_of,
+            &self.solver,
+            &self.islands.root,
+            JointParams {
+                h,
+                erp: s.joint_erp,
+                split: s.penetration == PenetrationMode::SplitImpulse,
+                warm_start: s.warm_start,
+            },
+        );
+        self.stats.joint_rows += self.joint_rows.rows.len();
         self.stats.awake_bodies += self.solver.len() - 1;
         self.stats.contacts = self.contacts.points.len();
         self.stats.manifolds = self.contacts.manifolds;
@@ -634,6 +673,7 @@ impl World {
 
     fn warm_start(&mut self) {
         self.solver.clear_dv();
+        pgs::warm_start_joints(&self.joint_rows.rows, &mut self.solver.dv);
         pgs::warm_start(&self.contacts.points, &mut self.solver.dv);
     }
 
@@ -642,6 +682,7 @@ impl World {
         match s.solver_mode {
             SolverMode::Pgs => {
                 pgs::solve(
+                    &mut self.joint_rows.rows,
                     &mut self.contacts.points,
                     &mut self.solver.dv,
                     s.iterations,
@@ -650,9 +691,31 @@ impl World {
                 );
                 self.stats.iterations += s.iterations;
             }
-            SolverMode::Exact => {
-                let (exact, iters) =
-                    crate::exact::solve_islands(&mut self.contacts, &mut self.solver, s);
+            SolverMode::Exact | SolverMode::Auto => {
+                let rule = if s.solver_mode == SolverMode::Exact {
+                    crate::exact::Rule {
+                        max_rows: s.exact_max_rows,
+                        min_bodies: 0,
+                        mass_ratio: 0.0,
+                        max_speed: f32::INFINITY,
+                        joints_only: false,
+                    }
+                } else {
+                    crate::exact::Rule {
+                        max_rows: s.exact_max_rows,
+                        min_bodies: s.exact_min_bodies,
+                        mass_ratio: s.exact_mass_ratio,
+                        max_speed: s.exact_max_speed,
+                        joints_only: true,
+                    }
+                };
+                let (exact, iters) = crate::exact::solve_islands(
+                    &mut self.contacts,
+                    &mut self.joint_rows,
+                    &mut self.solver,
+                    s,
+                    rule,
+                );
                 self.stats.exact_islands += exact;
                 self.stats.iterations += iters;
             }
@@ -664,7 +727,9 @@ impl World {
         );
         if s.penetration == PenetrationMode::SplitImpulse {
             let c = &mut self.contacts;
+            let jr = &mut self.joint_rows;
             for _ in 0..s.split_iterations {
+                pgs::split_sweep_joints(&jr.rows, &mut jr.split_lambda, &mut self.solver.pseudo);
                 pgs::split_sweep(
                     &c.points,
                     &c.split_b,
@@ -720,6 +785,8 @@ impl World {
             b.torque = Vec3::ZERO;
         }
         self.contacts.write_back(self.narrow.manifolds_mut());
+        self.stats.joints_broken +=
+            crate::joint::rows::write_back(&self.joint_rows, &mut self.joints, h);
     }
 
     fn sleep(&mut self, h: f32) {
