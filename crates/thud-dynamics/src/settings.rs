@@ -31,11 +31,12 @@ pub enum PenetrationMode {
 pub enum SolverMode {
     /// Projected Gauss-Seidel / SOR sweeps only (the real-time workhorse).
     Pgs,
-    /// PGS everywhere, then the exact solve of [`SolverMode::Exact`] for the joint
-    /// islands where PGS is known to fall short: at least `exact_min_bodies` bodies
-    /// (long chains) or a mass ratio of `exact_mass_ratio` (heavy on light), and at most
-    /// `exact_max_rows` rows (a dense solve stays cheap). Contact-only islands stay with
-    /// PGS (see the `exact` module docs). The default.
+    /// PGS everywhere, then the exact solve of [`SolverMode::Exact`] for the islands
+    /// where PGS is known to fall short: at least `exact_min_bodies` bodies (towers,
+    /// chains: PGS resolves their sway or stretch in `O(n²)` sweeps) or a mass ratio of
+    /// `exact_mass_ratio` (heavy on light), at most `exact_max_rows` rows (a dense solve
+    /// stays cheap), and, with contacts, no body faster than `exact_max_speed`. The
+    /// default.
     #[default]
     Auto,
     /// Per island: assemble the boxed LCP `(A, b, lo, hi)` explicitly and solve it with

@@ -706,7 +706,7 @@ impl World {
                         min_bodies: s.exact_min_bodies,
                         mass_ratio: s.exact_mass_ratio,
                         max_speed: s.exact_max_speed,
-                        joints_only: true,
+                        joints_only: false,
                     }
                 };
                 let (exact, iters) = crate::exact::solve_islands(
