@@ -23,6 +23,13 @@ pub const DEMOS: &[(&str, &str)] = demos![
     "seesaw",
     "newtons_cradle",
     "incline",
+    "pendulum",
+    "chain_20",
+    "rope_bridge",
+    "ragdoll_stairs",
+    "hinged_door",
+    "motor_wheel",
+    "heavy_on_light",
 ];
 
 /// The RON text of a built-in demo.

@@ -61,4 +61,12 @@ pub enum SceneError {
         /// The engine's message.
         message: String,
     },
+    /// A joint could not be made: a body name not in the world, or the engine refused it.
+    #[error("joint {joint}: {message}")]
+    Joint {
+        /// Index of the joint in the scene's `joints`.
+        joint: usize,
+        /// What is wrong.
+        message: String,
+    },
 }

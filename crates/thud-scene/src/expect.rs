@@ -48,6 +48,17 @@ pub enum Check {
         #[serde(default = "infinite")]
         max: f32,
     },
+    /// A body's angular speed (rad/s) lies within `[min, max]`.
+    AngularSpeed {
+        /// Body name.
+        body: String,
+        /// Least angular speed.
+        #[serde(default)]
+        min: f32,
+        /// Greatest angular speed.
+        #[serde(default = "infinite")]
+        max: f32,
+    },
     /// Every dynamic body is asleep.
     AllAsleep,
     /// No dynamic body moves faster than `speed` (m/s).
@@ -83,7 +94,9 @@ impl Check {
     #[must_use]
     pub fn target(&self) -> Option<&str> {
         match self {
-            Check::Position { body, .. } | Check::Speed { body, .. } => Some(body),
+            Check::Position { body, .. }
+            | Check::Speed { body, .. }
+            | Check::AngularSpeed { body, .. } => Some(body),
             _ => None,
         }
     }
@@ -103,6 +116,9 @@ impl Check {
                 format!("{body}: {}", parts.join(", "))
             }
             Check::Speed { body, min, max } => format!("{body}: speed in [{min}, {max}] m/s"),
+            Check::AngularSpeed { body, min, max } => {
+                format!("{body}: angular speed in [{min}, {max}] rad/s")
+            }
             Check::AllAsleep => "all bodies asleep".to_string(),
             Check::AllSlowerThan { speed } => format!("all bodies slower than {speed} m/s"),
             Check::MaxPenetration { max } => format!("max penetration ≤ {max} m"),

@@ -1,12 +1,15 @@
 //! Turning scene data into a [`thud_dynamics::World`]: shapes, colliders, bodies,
-//! settings. Every failure is a [`SceneError`] naming the body, never a panic.
+//! settings, joints. Every failure is a [`SceneError`] naming the body or the joint,
+//! never a panic.
 
 use glam::Vec3;
 use thud_collide::{Pose, Shape};
-use thud_dynamics::{BodyBuilder, BodyHandle, BodyKind, Collider, Settings, World};
+use thud_dynamics::{
+    BodyBuilder, BodyHandle, BodyKind, Collider, JointBuilder, JointHandle, Settings, World,
+};
 
 use crate::error::SceneError;
-use crate::schema::{BodyDef, BodyKindDef, SceneSettings, ShapeDef};
+use crate::schema::{BodyDef, BodyKindDef, JointDef, JointKindDef, Scene, SceneSettings, ShapeDef};
 
 /// The engine shape of a scene shape.
 pub fn shape_of(def: &ShapeDef) -> Result<Shape, SceneError> {
@@ -130,4 +133,99 @@ pub fn build_world(
         handles.push(add_body(&mut world, def, i as u64)?);
     }
     Ok((world, handles))
+}
+
+/// The engine builder of a joint; `body` finds the handle of a body by name.
+/// `index` is the joint's place in the scene's list, for the error.
+pub fn joint_builder_of(
+    def: &JointDef,
+    index: usize,
+    body: impl Fn(&str) -> Option<BodyHandle>,
+) -> Result<JointBuilder, SceneError> {
+    let find = |name: &str| {
+        body(name).ok_or_else(|| SceneError::Joint {
+            joint: index,
+            message: format!("body `{name}` is not in the world"),
+        })
+    };
+    let a = def.a.as_deref().map(find).transpose()?;
+    let b = find(&def.b)?;
+    let mut j = match def.kind {
+        JointKindDef::Ball => JointBuilder::ball(a, b),
+        JointKindDef::Fixed => JointBuilder::fixed(a, b),
+        JointKindDef::Hinge { limits_deg, motor } => {
+            let mut j = JointBuilder::hinge(a, b);
+            if let Some((lo, hi)) = limits_deg {
+                j = j.limits(lo.to_radians(), hi.to_radians());
+            }
+            if let Some(m) = motor {
+                j = j.motor(m.target_velocity, m.max_force);
+            }
+            j
+        }
+        JointKindDef::Prismatic { limits, motor } => {
+            let mut j = JointBuilder::prismatic(a, b);
+            if let Some((lo, hi)) = limits {
+                j = j.limits(lo, hi);
+            }
+            if let Some(m) = motor {
+                j = j.motor(m.target_velocity, m.max_force);
+            }
+            j
+        }
+        JointKindDef::Distance { min, max, spring } => {
+            let mut j = JointBuilder::distance(a, b, min, max);
+            if let Some(s) = spring {
+                j = j.spring(s.rest_length, s.frequency, s.damping_ratio);
+            }
+            j
+        }
+    }
+    .world_anchor(def.anchor)
+    .collide_connected(def.collide_connected);
+    if let Some(axis) = def.axis {
+        j = j.world_axis(axis);
+    }
+    if let Some(f) = def.break_force {
+        j = j.break_force(f);
+    }
+    if let Some(t) = def.break_torque {
+        j = j.break_torque(t);
+    }
+    Ok(j)
+}
+
+/// Adds a joint to a world (see [`joint_builder_of`]); the engine's refusal is a
+/// [`SceneError::Joint`].
+pub fn add_joint(
+    world: &mut World,
+    def: &JointDef,
+    index: usize,
+    body: impl Fn(&str) -> Option<BodyHandle>,
+) -> Result<JointHandle, SceneError> {
+    let builder = joint_builder_of(def, index, body)?;
+    world.add_joint(builder).map_err(|e| SceneError::Joint {
+        joint: index,
+        message: e.to_string(),
+    })
+}
+
+/// A world holding a scene's bodies (in order) and then its joints; the handles of
+/// both in the same order.
+pub fn build_scene(
+    scene: &Scene,
+) -> Result<(World, Vec<BodyHandle>, Vec<JointHandle>), SceneError> {
+    let (mut world, bodies) = build_world(&scene.settings, &scene.bodies)?;
+    let by_name = |name: &str| {
+        scene
+            .bodies
+            .iter()
+            .position(|b| b.name == name)
+            .map(|i| bodies[i])
+    };
+    let mut joints = Vec::with_capacity(scene.joints.len());
+    for (i, def) in scene.joints.iter().enumerate() {
+        joints.push(add_joint(&mut world, def, i, by_name)?);
+    }
+    Ok((world, bodies, joints))
 }

@@ -38,7 +38,8 @@ pub use expect::{Check, Expectation};
 pub use load::{load_file, load_str, parse_str, resolve, to_ron};
 pub use pattern::{Jitter, Pattern, SplitMix64};
 pub use schema::{
-    BodyDef, BodyKindDef, Camera, MaterialDef, PartDef, Scene, SceneSettings, ShapeDef,
+    BodyDef, BodyKindDef, Camera, JointDef, JointKindDef, MaterialDef, MotorDef, PartDef, Scene,
+    SceneSettings, ShapeDef, SpringDef,
 };
 pub use sim::{RunOptions, Simulation};
 pub use standard::{STANDARD_NAMES, standard};

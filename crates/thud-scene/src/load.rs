@@ -19,7 +19,7 @@ use ron::extensions::Extensions;
 use crate::error::{Location, SceneError};
 use crate::expect::Check;
 use crate::pattern::Pattern;
-use crate::schema::{BodyDef, BodyKindDef, Scene, ShapeDef};
+use crate::schema::{BodyDef, BodyKindDef, JointDef, JointKindDef, MotorDef, Scene, ShapeDef};
 use crate::timeline::Action;
 
 /// Most bodies a scene may make (patterns included), so a typo cannot exhaust memory.
@@ -470,6 +470,28 @@ pub fn resolve(mut scene: Scene, src: Option<&str>, file: &str) -> Result<Scene,
         }
     }
 
+    for (i, j) in scene.joints.iter().enumerate() {
+        let field = format!("joints[{i}]");
+        for name in j.a.iter().chain(std::iter::once(&j.b)) {
+            if !names.contains(name) {
+                return Err(r.error(
+                    "joints",
+                    &quoted(name),
+                    format!("{field} (b: \"{}\")", j.b),
+                    format!("body `{name}` is not a body of the scene"),
+                ));
+            }
+        }
+        check_joint(j).map_err(|(f, m)| {
+            r.error(
+                "joints",
+                &quoted(&j.b),
+                format!("{field} (b: \"{}\").{f}", j.b),
+                m,
+            )
+        })?;
+    }
+
     // Timeline in time order; names must be live when used.
     for (i, ev) in scene.timeline.iter().enumerate() {
         if !(ev.at.is_finite() && ev.at >= 0.0) {
@@ -615,7 +637,9 @@ pub fn resolve(mut scene: Scene, src: Option<&str>, file: &str) -> Result<Scene,
             |v: Option<(f32, f32)>| v.is_some_and(|(a, b)| a.is_nan() || b.is_nan() || a > b);
         let bad = match &ex.check {
             Check::Position { x, y, z, .. } => bad_range(*x) || bad_range(*y) || bad_range(*z),
-            Check::Speed { min, max, .. } => min.is_nan() || max.is_nan() || min > max,
+            Check::Speed { min, max, .. } | Check::AngularSpeed { min, max, .. } => {
+                min.is_nan() || max.is_nan() || min > max
+            }
             Check::MaxPenetration { max } => !(max.is_finite() && *max >= 0.0),
             Check::EnergyNotRising { tolerance } => !(tolerance.is_finite() && *tolerance >= 0.0),
             Check::NoBodyBelow { y } => !y.is_finite(),
@@ -635,6 +659,105 @@ pub fn resolve(mut scene: Scene, src: Option<&str>, file: &str) -> Result<Scene,
         }
     }
     Ok(scene)
+}
+
+/// Checks a joint's numbers: what the engine would refuse, said in the file's units.
+fn check_joint(j: &JointDef) -> Result<(), (String, String)> {
+    let err = |f: &str, m: String| Err((f.to_string(), m));
+    if j.a.as_deref() == Some(j.b.as_str()) {
+        return err(
+            "a",
+            format!("a joint needs two different bodies, got `{}` twice", j.b),
+        );
+    }
+    if !j.anchor.is_finite() {
+        return err("anchor", format!("must be finite, got {}", j.anchor));
+    }
+    if let Some(ax) = j.axis
+        && !(ax.is_finite() && ax.length() > 1e-6)
+    {
+        return err(
+            "axis",
+            format!("must be a non-zero finite vector, got {ax}"),
+        );
+    }
+    for (f, v) in [
+        ("break_force", j.break_force),
+        ("break_torque", j.break_torque),
+    ] {
+        if let Some(v) = v
+            && !(v.is_finite() && v >= 0.0)
+        {
+            return err(f, format!("must be ≥ 0, got {v}"));
+        }
+    }
+    let range = |f: &str, (lo, hi): (f32, f32)| {
+        if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
+            return err(
+                f,
+                format!("must be (min, max) with min ≤ max, got ({lo}, {hi})"),
+            );
+        }
+        Ok(())
+    };
+    let motor = |m: Option<MotorDef>| {
+        if let Some(m) = m
+            && !(m.target_velocity.is_finite() && m.max_force.is_finite() && m.max_force >= 0.0)
+        {
+            return err(
+                "kind.motor",
+                format!(
+                    "target_velocity must be finite and max_force ≥ 0, got {} and {}",
+                    m.target_velocity, m.max_force
+                ),
+            );
+        }
+        Ok(())
+    };
+    match j.kind {
+        JointKindDef::Ball | JointKindDef::Fixed => Ok(()),
+        JointKindDef::Hinge {
+            limits_deg,
+            motor: m,
+        } => {
+            if let Some(l) = limits_deg {
+                range("kind.limits_deg", l)?;
+                if l.0 < -180.0 || l.1 > 180.0 {
+                    return err(
+                        "kind.limits_deg",
+                        format!("must lie within [-180, 180], got ({}, {})", l.0, l.1),
+                    );
+                }
+            }
+            motor(m)
+        }
+        JointKindDef::Prismatic { limits, motor: m } => {
+            if let Some(l) = limits {
+                range("kind.limits", l)?;
+            }
+            motor(m)
+        }
+        JointKindDef::Distance { min, max, spring } => {
+            range("kind", (min, max))?;
+            if min < 0.0 {
+                return err("kind.min", format!("must be ≥ 0, got {min}"));
+            }
+            if let Some(s) = spring
+                && !(s.rest_length.is_finite()
+                    && s.rest_length >= 0.0
+                    && s.frequency.is_finite()
+                    && s.frequency > 0.0
+                    && s.damping_ratio.is_finite()
+                    && s.damping_ratio >= 0.0)
+            {
+                return err(
+                    "kind.spring",
+                    "needs rest_length ≥ 0, frequency > 0, damping_ratio ≥ 0".into(),
+                );
+            }
+            Ok(())
+        }
+    }
 }
 
 fn quoted(s: &str) -> String {

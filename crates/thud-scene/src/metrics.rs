@@ -93,6 +93,16 @@ pub struct PlacedShape {
 /// The deepest overlap (m, ≥ 0) between shapes of different bodies, and the pair.
 #[must_use]
 pub fn max_penetration(shapes: &[PlacedShape]) -> (f32, Option<(usize, usize)>) {
+    max_penetration_except(shapes, |_, _| false)
+}
+
+/// [`max_penetration`], leaving out the body pairs `(a, b)` for which `skip(a, b)` is
+/// true (bodies joined by a joint that turns their collisions off).
+#[must_use]
+pub fn max_penetration_except(
+    shapes: &[PlacedShape],
+    skip: impl Fn(usize, usize) -> bool,
+) -> (f32, Option<(usize, usize)>) {
     let mut broad = BroadPhase::new();
     for (k, s) in shapes.iter().enumerate() {
         broad.insert(
@@ -109,7 +119,7 @@ pub fn max_penetration(shapes: &[PlacedShape]) -> (f32, Option<(usize, usize)>) 
     let mut out = Vec::new();
     for (a, b) in pairs {
         let (sa, sb) = (&shapes[a as usize], &shapes[b as usize]);
-        if sa.body == sb.body {
+        if sa.body == sb.body || skip(sa.body, sb.body) {
             continue;
         }
         out.clear();

@@ -49,6 +49,10 @@ pub struct Scene {
     /// Repeated layouts, expanded into `bodies` when the scene is loaded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub patterns: Vec<Pattern>,
+    /// Joints between bodies (or a body and the world), added after every body, in
+    /// order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<JointDef>,
     /// Events at given times.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timeline: Vec<Event>,
@@ -75,6 +79,7 @@ impl Default for Scene {
             materials: BTreeMap::new(),
             bodies: Vec::new(),
             patterns: Vec::new(),
+            joints: Vec::new(),
             timeline: Vec::new(),
             expectations: Vec::new(),
             camera: None,
@@ -351,6 +356,122 @@ impl BodyDef {
             None => self.rotation,
         }
     }
+}
+
+/// A joint between two bodies of the scene, or between a body and the static world.
+///
+/// Anchor and axis are world coordinates at creation (the bodies' start poses); hinge
+/// angles and slider travel are measured from that pose.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointDef {
+    /// The joint type and its parameters.
+    pub kind: JointKindDef,
+    /// Name of body A; the static world when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a: Option<String>,
+    /// Name of body B.
+    pub b: String,
+    /// The joint's anchor, a world point at creation (both bodies' anchors).
+    #[serde(default)]
+    pub anchor: Vec3,
+    /// Hinge or slider axis in world coordinates at creation; +x when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub axis: Option<Vec3>,
+    /// Whether the two joined bodies collide with each other.
+    #[serde(default)]
+    pub collide_connected: bool,
+    /// The joint breaks when its force exceeds this (N) in a step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_force: Option<f32>,
+    /// The joint breaks when its torque exceeds this (N·m) in a step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_torque: Option<f32>,
+}
+
+impl JointDef {
+    /// A joint of `kind` from `a` (the world when `None`) to `b` at the world point
+    /// `anchor`, axis +x, joined bodies not colliding, unbreakable.
+    #[must_use]
+    pub fn new(
+        kind: JointKindDef,
+        a: Option<&str>,
+        b: impl Into<String>,
+        anchor: Vec3,
+    ) -> JointDef {
+        JointDef {
+            kind,
+            a: a.map(str::to_string),
+            b: b.into(),
+            anchor,
+            axis: None,
+            collide_connected: false,
+            break_force: None,
+            break_torque: None,
+        }
+    }
+}
+
+/// The joint types of a [`JointDef`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum JointKindDef {
+    /// Ball-and-socket: the anchors stay together, any rotation is free.
+    Ball,
+    /// Revolute: the anchors stay together and B turns about the axis only.
+    Hinge {
+        /// Angle range `(min, max)`, degrees, within [−180, 180]; free when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limits_deg: Option<(f32, f32)>,
+        /// A velocity motor about the axis (rad/s, N·m).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        motor: Option<MotorDef>,
+    },
+    /// Weld: no relative motion.
+    Fixed,
+    /// Slider: B keeps A's orientation and moves along the axis only.
+    Prismatic {
+        /// Travel range `(min, max)`, metres along the axis; free when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limits: Option<(f32, f32)>,
+        /// A velocity motor along the axis (m/s, N).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        motor: Option<MotorDef>,
+    },
+    /// The anchors' distance kept within `[min, max]` metres (a rod when equal, a rope
+    /// with `min = 0`).
+    Distance {
+        /// Shortest length, metres.
+        #[serde(default)]
+        min: f32,
+        /// Longest length, metres.
+        max: f32,
+        /// An optional spring towards a rest length.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spring: Option<SpringDef>,
+    },
+}
+
+/// A velocity motor of a hinge or slider.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MotorDef {
+    /// Target rate: rad/s for a hinge, m/s for a slider.
+    pub target_velocity: f32,
+    /// Largest torque (N·m, hinge) or force (N, slider) the motor applies, ≥ 0.
+    pub max_force: f32,
+}
+
+/// A damped spring of a distance joint.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpringDef {
+    /// Length the spring pulls towards, metres.
+    pub rest_length: f32,
+    /// Natural frequency, Hz (> 0).
+    pub frequency: f32,
+    /// Damping ratio (≥ 0; 1 is critical).
+    #[serde(default)]
+    pub damping_ratio: f32,
 }
 
 /// Where the renderer's camera sits and what it looks at.

@@ -22,10 +22,10 @@ use thud_dynamics::{Body, BodyHandle, BodyKind, World};
 
 use crate::error::SceneError;
 use crate::expect::Check;
-use crate::instantiate::{add_body, kind_of, settings_of, shapes_of};
+use crate::instantiate::{add_body, add_joint, kind_of, settings_of, shapes_of};
 use crate::metrics::{
-    EnergyTracker, PlacedShape, STILL_MOVING_SPEED, body_energy, lowest_point, max_penetration,
-    percentile,
+    EnergyTracker, PlacedShape, STILL_MOVING_SPEED, body_energy, lowest_point,
+    max_penetration_except, percentile,
 };
 use crate::render::{DrawBody, default_camera};
 use crate::schema::{BodyDef, BodyKindDef, Camera, Scene};
@@ -76,6 +76,8 @@ pub struct Simulation {
     scene: Scene,
     world: World,
     slots: Vec<Slot>,
+    /// The scene's joints with whether their bodies collide with each other.
+    joints: Vec<(thud_dynamics::JointHandle, bool)>,
     next_event: usize,
     forces: Vec<ActiveForce>,
     step: u64,
@@ -123,6 +125,7 @@ impl Simulation {
             outcomes: vec![Outcome::Pending; scene.expectations.len()],
             world,
             slots: Vec::new(),
+            joints: Vec::new(),
             next_event: 0,
             forces: Vec::new(),
             step: 0,
@@ -138,6 +141,18 @@ impl Simulation {
         let bodies = sim.scene.bodies.clone();
         for def in bodies {
             sim.spawn(def)?;
+        }
+        let joints = sim.scene.joints.clone();
+        for (i, def) in joints.iter().enumerate() {
+            let slots = &sim.slots;
+            let by_name = |name: &str| {
+                slots
+                    .iter()
+                    .find(|s| s.def.name == name)
+                    .and_then(|s| s.handle)
+            };
+            let h = add_joint(&mut sim.world, def, i, by_name)?;
+            sim.joints.push((h, def.collide_connected));
         }
         sim.energy = EnergyTracker::new(sim.energy_now());
         Ok(sim)
@@ -255,6 +270,25 @@ impl Simulation {
             }
         }
         out
+    }
+
+    /// The deepest overlap of two bodies that may collide (joined bodies whose joint
+    /// turns their collisions off overlap at the joint by design and are left out).
+    fn max_penetration(&self) -> (f32, Option<(usize, usize)>) {
+        let slot_of = |h: BodyHandle| self.slots.iter().position(|s| s.handle == Some(h));
+        let mut joined: Vec<(usize, usize)> = Vec::new();
+        for &(h, collide) in &self.joints {
+            let Ok(j) = self.world.joint(h) else { continue };
+            if collide || j.is_broken() {
+                continue;
+            }
+            if let (Some(a), Some(b)) = (j.body_a().and_then(slot_of), slot_of(j.body_b())) {
+                joined.push((a.min(b), a.max(b)));
+            }
+        }
+        max_penetration_except(&self.placed_shapes(), |a, b| {
+            joined.contains(&(a.min(b), a.max(b)))
+        })
     }
 
     fn engine(&self, slot: usize) -> impl Fn(thud_dynamics::DynamicsError) -> SceneError + '_ {
@@ -473,6 +507,19 @@ impl Simulation {
                     pass(format!("{body} speed {s:.4} m/s"))
                 }
             }
+            Check::AngularSpeed { body, min, max } => {
+                let Some(b) = body_of(body) else {
+                    return fail(format!("body `{body}` is not in the world"));
+                };
+                let w = b.angular_velocity().length();
+                if w < *min || w > *max {
+                    fail(format!(
+                        "{body} angular speed {w:.4} rad/s outside [{min}, {max}]"
+                    ))
+                } else {
+                    pass(format!("{body} angular speed {w:.4} rad/s"))
+                }
+            }
             Check::AllAsleep => {
                 let (n, awake) = self
                     .live()
@@ -502,7 +549,7 @@ impl Simulation {
                 }
             }
             Check::MaxPenetration { max } => {
-                let (d, pair) = max_penetration(&self.placed_shapes());
+                let (d, pair) = self.max_penetration();
                 let names = pair
                     .map(|(a, b)| {
                         format!(" ({} / {})", self.slots[a].def.name, self.slots[b].def.name)
@@ -554,7 +601,7 @@ impl Simulation {
                 };
             }
         }
-        let (max_pen, _) = max_penetration(&self.placed_shapes());
+        let (max_pen, _) = self.max_penetration();
         let resting = self.scene.resting;
         let (drift_v, sag_v) = if resting {
             let pairs = self
