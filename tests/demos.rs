@@ -12,17 +12,7 @@ use thud::demos::{DEMOS, demo};
 use thud::scene::{RunOptions, Simulation, load_file};
 
 /// Demos whose expectations fail with the current engine, and why.
-const KNOWN_FAILING: &[(&str, &str)] = &[
-    (
-        "tower_20",
-        "the 20-box column does not stay up: it drifts and topples within ~7 s (dynamics)",
-    ),
-    (
-        "rope_bridge",
-        "the Auto solver's exact solve of the hinged planks with the boxes' contacts \
-         injects energy once the island slows down, and throws the boxes off (dynamics)",
-    ),
-];
+const KNOWN_FAILING: &[(&str, &str)] = &[];
 
 fn scenes_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/scenes")

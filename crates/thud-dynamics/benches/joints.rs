@@ -78,9 +78,13 @@ fn ragdoll(w: &mut World, o: Vec3) {
     }
 }
 
-/// 10 ragdolls dropped on the ground in a loose column, stepped until they pile up.
+/// 10 ragdolls dropped on the ground in a loose column, stepped (with PGS) until they
+/// pile up; then the given settings apply.
 fn ragdoll_pile(settings: Settings) -> World {
-    let mut w = World::new(settings);
+    let mut w = World::new(Settings {
+        solver_mode: SolverMode::Pgs,
+        ..settings.clone()
+    });
     w.add_body(BodyBuilder::fixed().collider(Collider::halfspace(Vec3::Y)))
         .unwrap();
     for i in 0..10 {
@@ -94,20 +98,22 @@ fn ragdoll_pile(settings: Settings) -> World {
     for _ in 0..240 {
         w.step().unwrap();
     }
+    *w.settings_mut() = settings;
     w
 }
 
-fn modes() -> [(&'static str, Settings); 2] {
+fn modes() -> [(&'static str, Settings); 3] {
     let pgs = Settings {
         solver_mode: SolverMode::Pgs,
         ..Settings::without_sleeping()
     };
+    let auto = Settings::without_sleeping();
     let exact = Settings {
         solver_mode: SolverMode::Exact,
         exact_max_rows: 512,
         ..Settings::without_sleeping()
     };
-    [("pgs", pgs), ("exact", exact)]
+    [("pgs", pgs), ("auto", auto), ("exact", exact)]
 }
 
 fn benches(c: &mut Criterion) {
@@ -118,6 +124,12 @@ fn benches(c: &mut Criterion) {
             w.step().unwrap();
         }
         g.bench_function(format!("chain_100/{name}"), |b| {
+            b.iter(|| w.step().unwrap())
+        });
+        // One ragdoll in free fall (no contacts): a joint-only island of 10 bodies.
+        let mut w = World::new(s.clone());
+        ragdoll(&mut w, Vec3::new(0.0, 1000.0, 0.0));
+        g.bench_function(format!("ragdoll_falling/{name}"), |b| {
             b.iter(|| w.step().unwrap())
         });
         let mut w = ragdoll_pile(s);
