@@ -71,7 +71,8 @@ pub mod prelude {
     pub use glam::{EulerRot, Mat3, Quat, Vec3};
     pub use thud_collide::{CollisionFilter, Pose, Shape, ShapeError};
     pub use thud_dynamics::{
-        Body, BodyBuilder, BodyHandle, BodyKind, Collider, ContactView, DynamicsError, Material,
-        Settings, SolverMode, Stage, StepStats, World,
+        Body, BodyBuilder, BodyHandle, BodyKind, Collider, ContactView, DynamicsError, Joint,
+        JointBuilder, JointHandle, JointKind, Material, Motor, Settings, SolverMode, Spring, Stage,
+        StepStats, World,
     };
 }
