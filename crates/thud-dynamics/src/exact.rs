@@ -265,8 +265,9 @@ fn apply(
     dv[0] = Velocity::ZERO;
 }
 
-/// Movable bodies of some rows and the ratio of their largest to smallest mass.
-fn body_stats(items: &[Item]) -> (usize, f32) {
+/// Movable bodies (solver indices) of some rows and the ratio of their largest to
+/// smallest mass.
+fn body_stats(items: &[Item]) -> (Vec<u32>, f32) {
     let mut ids: Vec<(u32, f32)> = items
         .iter()
         .flat_map(|it| [(it.a, it.ima), (it.b, it.imb)])
@@ -280,23 +281,7 @@ fn body_stats(items: &[Item]) -> (usize, f32) {
             (lo.min(im), hi.max(im))
         });
     let ratio = if ids.is_empty() { 1.0 } else { hi / lo };
-    (ids.len(), ratio)
-}
-
-/// Solver indices of the movable bodies of some rows.
-fn its_bodies(points: &[ContactRows], idx: &[u32], joints: &[JointRow], jidx: &[u32]) -> Vec<u32> {
-    let mut v: Vec<u32> = idx
-        .iter()
-        .flat_map(|&p| [points[p as usize].a, points[p as usize].b])
-        .chain(
-            jidx.iter()
-                .flat_map(|&r| [joints[r as usize].a, joints[r as usize].b]),
-        )
-        .filter(|&k| k != 0)
-        .collect();
-    v.sort_unstable();
-    v.dedup();
-    v
+    (ids.into_iter().map(|e| e.0).collect(), ratio)
 }
 
 /// Largest start-of-step speed `max(|v|, |ω|·1 m)` of the given bodies.
@@ -330,8 +315,6 @@ pub(crate) struct Rule {
     /// the step to PGS: their contacts are changing, so the pivoting search is long,
     /// and the stiffness of an exact answer matters for resting structures.
     pub max_speed: f32,
-    /// Take only islands that hold a joint.
-    pub joints_only: bool,
 }
 
 /// The islands of the last step: `(root, contact points, joint rows)` in root order.
@@ -374,16 +357,14 @@ pub(crate) fn solve_islands(
     );
     let mut solved = 0;
     for (_, idx, jidx) in islands_of(c, j) {
-        if 3 * idx.len() + jidx.len() > rule.max_rows
-            || (rule.joints_only && jidx.is_empty())
-            || (!idx.is_empty()
-                && fastest(&its_bodies(&c.points, &idx, &j.rows, &jidx), bodies) > rule.max_speed)
-        {
+        if 3 * idx.len() + jidx.len() > rule.max_rows {
             continue;
         }
         let its = items(&c.points, &idx, &j.rows, &jidx);
-        let (count, ratio) = body_stats(&its);
-        if count < rule.min_bodies && ratio < rule.mass_ratio {
+        let (ids, ratio) = body_stats(&its);
+        if (ids.len() < rule.min_bodies && ratio < rule.mass_ratio)
+            || (!idx.is_empty() && fastest(&ids, bodies) > rule.max_speed)
+        {
             continue;
         }
         if let Ok(lambda) = solve_items(&its, s.exact_outer_passes)

@@ -698,7 +698,6 @@ impl World {
                         min_bodies: 0,
                         mass_ratio: 0.0,
                         max_speed: f32::INFINITY,
-                        joints_only: false,
                     }
                 } else {
                     crate::exact::Rule {
@@ -706,7 +705,6 @@ impl World {
                         min_bodies: s.exact_min_bodies,
                         mass_ratio: s.exact_mass_ratio,
                         max_speed: s.exact_max_speed,
-                        joints_only: false,
                     }
                 };
                 let (exact, iters) = crate::exact::solve_islands(

@@ -295,7 +295,6 @@ pub(crate) fn build(
             axis_a: sa.rotation * j.axis_a,
             axis_b: sb.rotation * j.axis_b,
         };
-        let before = out.rows.len();
         let mut rb = RowBuilder {
             bodies: solver,
             p,
@@ -321,7 +320,6 @@ pub(crate) fn build(
         let dynamic = if sb.index != 0 { Some(j.b) } else { j.a };
         let root = dynamic.map_or(u32::MAX, |s| island_root[s as usize]);
         out.island.resize(out.rows.len(), root);
-        let _ = before;
     }
     out.split_lambda.clear();
     out.split_lambda.resize(out.rows.len(), 0.0);
