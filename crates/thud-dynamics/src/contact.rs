@@ -16,6 +16,7 @@
 //! | `source` | 8 | (manifold index, point index) in the narrowphase, for write-back |
 //! | `split_b`, `split_lambda` | 8 | split-impulse position rows |
 //! | `restitution` | 8 per bouncing point | (point, `b̃` of the restitution pass) |
+//! | `manifold_points` | 8 per manifold | (first point, count): the unit the colouring packs |
 //!
 //! Materials combine by [`Settings::friction_combine`](crate::Settings) (default
 //! `√(μa·μb)`) and [`Settings::restitution_combine`](crate::Settings) (default max).
@@ -37,6 +38,8 @@ pub(crate) struct ContactStore {
     pub split_b: Vec<f32>,
     pub split_lambda: Vec<f32>,
     pub restitution: Vec<(u32, f32)>,
+    /// (first point, point count) of each manifold with points, in store order.
+    pub manifold_points: Vec<(u32, u32)>,
     /// Island root (body slot) of each point, for the exact mode.
     pub island: Vec<u32>,
     pub manifolds: usize,
@@ -72,6 +75,7 @@ impl ContactStore {
         self.split_b.clear();
         self.split_lambda.clear();
         self.restitution.clear();
+        self.manifold_points.clear();
         self.island.clear();
         self.manifolds = 0;
         self.warm_started = 0;
@@ -96,6 +100,7 @@ impl ContactStore {
                 ctx.island_root[bb as usize]
             };
             self.manifolds += 1;
+            let first = self.points.len() as u32;
             for (pi, cp) in pm.manifold.points.iter().enumerate() {
                 let input = PointInput {
                     a: sa,
@@ -120,6 +125,10 @@ impl ContactStore {
                 if let Some(b) = extra.restitution_b {
                     self.restitution.push((index, b));
                 }
+            }
+            let count = self.points.len() as u32 - first;
+            if count > 0 {
+                self.manifold_points.push((first, count));
             }
         }
     }

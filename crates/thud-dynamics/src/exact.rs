@@ -38,7 +38,6 @@ use thud_lcp::{BoxedLcp, Matrix, Options};
 use crate::contact::ContactStore;
 use crate::jacobian::{ContactRows, Row};
 use crate::joint::rows::{JointRow, JointRows};
-use crate::pgs;
 use crate::settings::Settings;
 use crate::solver_body::{SolverBodies, Velocity};
 
@@ -338,23 +337,16 @@ pub(crate) fn islands_of(c: &ContactStore, j: &JointRows) -> Vec<(u32, Vec<u32>,
     out
 }
 
-/// PGS over everything, then an exact solve of each island the rule takes.
-/// Returns (islands solved exactly, PGS sweeps done).
+/// An exact solve of each island the rule takes, after the PGS sweeps (whose answer an
+/// island keeps when its exact solve fails or looks implausible). Returns the number of
+/// islands solved exactly.
 pub(crate) fn solve_islands(
     c: &mut ContactStore,
     j: &mut JointRows,
     bodies: &mut SolverBodies,
     s: &Settings,
     rule: Rule,
-) -> (usize, u32) {
-    pgs::solve(
-        &mut j.rows,
-        &mut c.points,
-        &mut bodies.dv,
-        s.iterations,
-        s.omega,
-        s.symmetric_sweeps,
-    );
+) -> usize {
     let mut solved = 0;
     for (_, idx, jidx) in islands_of(c, j) {
         if 3 * idx.len() + jidx.len() > rule.max_rows {
@@ -374,7 +366,7 @@ pub(crate) fn solve_islands(
             solved += 1;
         }
     }
-    (solved, s.iterations)
+    solved
 }
 
 /// Write the last step's problems, one coupled boxed LCP per island of at most
@@ -413,6 +405,7 @@ pub(crate) fn export(
 mod tests {
     use super::*;
     use crate::jacobian::{BuildParams, PointInput, build_point};
+    use crate::pgs;
     use crate::solver_body::SolverBodies;
     use glam::{Mat3, Vec3};
 

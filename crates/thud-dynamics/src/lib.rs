@@ -13,6 +13,7 @@
 //! | `contact` | the contact store built from thud-collide's `NarrowPhase` |
 //! | `jacobian` | rows: 3×6 blocks, `T = M⁻¹Jᵀ`, `D`, `b̃ = b/D`, `J̃ = J/D` |
 //! | `pgs` | the projected Gauss-Seidel / SOR row update |
+//! | `color`, `wide` | graph colouring; the packed solver, four manifolds per SIMD lane |
 //! | `integrate` | semi-implicit Euler, gyroscopic term, damping |
 //! | `island` | union-find islands, sleeping, waking |
 //! | [`joint`] | [`JointBuilder`], [`Joint`]: ball, hinge, fixed, prismatic, distance rows |
@@ -37,6 +38,7 @@
 
 pub mod body;
 pub mod collider;
+mod color;
 mod contact;
 pub mod error;
 mod exact;
@@ -49,6 +51,7 @@ mod pgs;
 pub mod settings;
 mod solver_body;
 pub mod stats;
+mod wide;
 pub mod world;
 
 pub use body::{Body, BodyBuilder, BodyHandle, BodyKind};
@@ -57,7 +60,7 @@ pub use contact::{ContactPointView, ContactView};
 pub use error::DynamicsError;
 pub use joint::{Joint, JointBuilder, JointHandle, JointKind, Motor, Spring};
 pub use material::{CombineRule, Material};
-pub use settings::{PenetrationMode, Settings, SolverMode};
+pub use settings::{PenetrationMode, Settings, SolverMode, SweepOrder};
 pub use solver_body::Velocity;
 pub use stats::{Stage, StepStats};
 pub use thud_collide::{CollisionFilter, Pose, Shape};

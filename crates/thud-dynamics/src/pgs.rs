@@ -77,6 +77,15 @@ fn update_joint(j: &mut JointRow, dv: &mut [Velocity]) {
     dv[b] = vb;
 }
 
+/// One sweep over the joint rows alone (the packed solver runs them before its colours).
+pub(crate) fn sweep_joints(joints: &mut [JointRow], dv: &mut [Velocity], backward: bool) {
+    if backward {
+        joints.iter_mut().rev().for_each(|j| update_joint(j, dv));
+    } else {
+        joints.iter_mut().for_each(|j| update_joint(j, dv));
+    }
+}
+
 /// Apply `dV += T·λ` for the joint rows' warm impulses.
 pub(crate) fn warm_start_joints(rows: &[JointRow], dv: &mut [Velocity]) {
     for j in rows {
@@ -127,9 +136,11 @@ pub(crate) fn solve_point(c: &mut ContactRows, dv: &mut [Velocity], omega: f32) 
     }
 }
 
-/// One Gauss-Seidel sweep over the joint rows, then all points, forward or backward.
+/// One Gauss-Seidel sweep over the joint rows, then all points, forward or backward: the
+/// scalar reference the packed solver (`wide.rs`) is tested against.
 /// Alternating the direction (symmetric Gauss-Seidel) keeps the order's bias from
 /// accumulating step after step into a systematic drift or twist of stacks.
+#[cfg(test)]
 pub(crate) fn sweep(
     joints: &mut [JointRow],
     points: &mut [ContactRows],
@@ -158,6 +169,7 @@ pub(crate) fn sweep(
 }
 
 /// `iterations` sweeps, alternating direction when `symmetric`.
+#[cfg(test)]
 pub(crate) fn solve(
     joints: &mut [JointRow],
     points: &mut [ContactRows],

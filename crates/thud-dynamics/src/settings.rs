@@ -46,6 +46,22 @@ pub enum SolverMode {
     Exact,
 }
 
+/// In which order a PGS sweep meets the contact manifolds (both are solved four
+/// manifolds at a time; see `docs/performance.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum SweepOrder {
+    /// Store order (collider pairs ascending), scheduled in levels of independent
+    /// manifolds: the same answer as a one-at-a-time sweep, and the stiffest stacks.
+    /// The default.
+    #[default]
+    Sequential,
+    /// Greedy graph colouring (at most 16 colours, then an overflow set): fewer, fuller
+    /// batches, but a correction crosses only a few contacts per sweep, so tall stacks
+    /// need more iterations. For piles and many small islands.
+    Colored,
+}
+
 /// Every setting of a [`World`](crate::World).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -65,6 +81,8 @@ pub struct Settings {
     pub sleeping: bool,
     /// PGS or exact (thud-lcp) solve.
     pub solver_mode: SolverMode,
+    /// Order of the contact manifolds in a sweep.
+    pub sweep_order: SweepOrder,
     /// How existing penetration is removed.
     pub penetration: PenetrationMode,
     /// Fraction of the penetration beyond `slop` removed per step (ERP, `0..=1`).
@@ -130,6 +148,7 @@ impl Default for Settings {
             warm_start: 1.0,
             sleeping: true,
             solver_mode: SolverMode::Auto,
+            sweep_order: SweepOrder::Sequential,
             penetration: PenetrationMode::SplitImpulse,
             erp: 0.1,
             slop: 0.0002,

@@ -82,6 +82,10 @@ pub struct StepStats {
     pub iterations: u32,
     /// Contact points that started from a warm (matched, non-zero) impulse.
     pub warm_started: usize,
+    /// Colours (levels in sequential order) of the last substep's contact sweep.
+    pub colors: usize,
+    /// Manifolds that found no colour and were solved one by one.
+    pub overflow: usize,
     /// Islands found (awake ones).
     pub islands: usize,
     /// Islands solved exactly (exact and auto modes).
@@ -103,6 +107,8 @@ impl Default for StepStats {
             rows: 0,
             iterations: 0,
             warm_started: 0,
+            colors: 0,
+            overflow: 0,
             islands: 0,
             exact_islands: 0,
             joint_rows: 0,

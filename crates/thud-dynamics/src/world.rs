@@ -35,6 +35,7 @@ use crate::pgs;
 use crate::settings::{PenetrationMode, Settings, SolverMode};
 use crate::solver_body::{SolverBodies, Velocity};
 use crate::stats::{Stage, StepStats};
+use crate::wide::WideContacts;
 
 /// A physics world: bodies, colliders, contacts, and the step.
 pub struct World {
@@ -48,6 +49,8 @@ pub struct World {
     /// Solver index per body slot (0 = not in the solver: static, sleeping).
     solver_of: Vec<u32>,
     contacts: ContactStore,
+    /// The contact rows packed by colour for the solver.
+    wide: WideContacts,
     islands: Islands,
     pub(crate) joints: JointSet,
     joint_rows: JointRows,
@@ -88,6 +91,7 @@ impl World {
             solver: SolverBodies::default(),
             solver_of: Vec::new(),
             contacts: ContactStore::default(),
+            wide: WideContacts::default(),
             islands: Islands::default(),
             joints: JointSet::default(),
             joint_rows: JointRows::default(),
@@ -663,6 +667,9 @@ impl World {
                 warm_start: s.warm_start,
             },
         );
+        self.wide
+            .pack(&self.contacts, &self.solver, self.settings.sweep_order);
+        (self.stats.colors, self.stats.overflow) = self.wide.colors();
         self.stats.joint_rows += self.joint_rows.rows.len();
         self.stats.awake_bodies += self.solver.len() - 1;
         self.stats.contacts = self.contacts.points.len();
@@ -679,44 +686,39 @@ impl World {
 
     fn solve(&mut self, h: f32) {
         let s = &self.settings;
-        match s.solver_mode {
-            SolverMode::Pgs => {
-                pgs::solve(
-                    &mut self.joint_rows.rows,
-                    &mut self.contacts.points,
-                    &mut self.solver.dv,
-                    s.iterations,
-                    s.omega,
-                    s.symmetric_sweeps,
-                );
-                self.stats.iterations += s.iterations;
-            }
-            SolverMode::Exact | SolverMode::Auto => {
-                let rule = if s.solver_mode == SolverMode::Exact {
-                    crate::exact::Rule {
-                        max_rows: s.exact_max_rows,
-                        min_bodies: 0,
-                        mass_ratio: 0.0,
-                        max_speed: f32::INFINITY,
-                    }
-                } else {
-                    crate::exact::Rule {
-                        max_rows: s.exact_max_rows,
-                        min_bodies: s.exact_min_bodies,
-                        mass_ratio: s.exact_mass_ratio,
-                        max_speed: s.exact_max_speed,
-                    }
-                };
-                let (exact, iters) = crate::exact::solve_islands(
-                    &mut self.contacts,
-                    &mut self.joint_rows,
-                    &mut self.solver,
-                    s,
-                    rule,
-                );
-                self.stats.exact_islands += exact;
-                self.stats.iterations += iters;
-            }
+        self.wide.solve(
+            &mut self.contacts,
+            &mut self.joint_rows.rows,
+            &mut self.solver.dv,
+            s.iterations,
+            s.omega,
+            s.symmetric_sweeps,
+        );
+        self.wide.unpack(&mut self.contacts);
+        self.stats.iterations += s.iterations;
+        if s.solver_mode != SolverMode::Pgs {
+            let rule = if s.solver_mode == SolverMode::Exact {
+                crate::exact::Rule {
+                    max_rows: s.exact_max_rows,
+                    min_bodies: 0,
+                    mass_ratio: 0.0,
+                    max_speed: f32::INFINITY,
+                }
+            } else {
+                crate::exact::Rule {
+                    max_rows: s.exact_max_rows,
+                    min_bodies: s.exact_min_bodies,
+                    mass_ratio: s.exact_mass_ratio,
+                    max_speed: s.exact_max_speed,
+                }
+            };
+            self.stats.exact_islands += crate::exact::solve_islands(
+                &mut self.contacts,
+                &mut self.joint_rows,
+                &mut self.solver,
+                s,
+                rule,
+            );
         }
         pgs::restitution_pass(
             &mut self.contacts.points,
@@ -724,16 +726,11 @@ impl World {
             &mut self.solver.dv,
         );
         if s.penetration == PenetrationMode::SplitImpulse {
-            let c = &mut self.contacts;
             let jr = &mut self.joint_rows;
             for _ in 0..s.split_iterations {
                 pgs::split_sweep_joints(&jr.rows, &mut jr.split_lambda, &mut self.solver.pseudo);
-                pgs::split_sweep(
-                    &c.points,
-                    &c.split_b,
-                    &mut c.split_lambda,
-                    &mut self.solver.pseudo,
-                );
+                self.wide
+                    .split_sweep(&mut self.contacts, &mut self.solver.pseudo);
             }
         }
         let _ = h;

@@ -1,0 +1,590 @@
+//! The packed contact solver: PGS four manifolds at a time.
+//!
+//! The row update of `pgs.rs` is a chain of dependent operations (the next row reads the
+//! `dV` the last one wrote), so one row at a time it is bound by latency, not by
+//! arithmetic. Graph colouring (`color.rs`) finds manifolds that share no movable body;
+//! here four of them of one colour form a *group* and are solved together, one manifold
+//! per SIMD lane (`glam::Vec4`, SSE2 on x86-64, NEON on aarch64, plain `f32` elsewhere).
+//!
+//! Layout, structure of arrays per group:
+//!
+//! | array | what | bytes |
+//! |---|---|---|
+//! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b`, μ, range of wide points | 80 |
+//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J̃_lin, J̃_ang,a, J̃_ang,b, T_ang,a, T_ang,b, b̃, λ, D` × 4 lanes, and the split row's `b̃` | 880 per 4 points |
+//! | `lanes` | the contact store's point index behind each lane (`u32::MAX`: empty lane) | 16 per 4 points |
+//! | `split_lambda` | split-impulse λ per wide point | 16 per 4 points |
+//!
+//! One group update gathers the lanes' `dV` of bodies a and b into registers (transposed
+//! to `x, y, z` lanes), runs the points of the manifolds in order — friction rows with
+//! bounds `±μλₙ` from the lane's current λₙ, then the normal row, exactly the update of
+//! `pgs.rs` lane by lane — and scatters `dV` back. A manifold with fewer points than the
+//! longest in its group sees zero rows (`J̃ = T = b̃ = λ = 0`), which leave `λ` and `dV`
+//! at zero; an empty lane points both bodies at the dummy, whose `dV` stays zero because
+//! its `T` blocks are zero. Manifolds in a colour are sorted by point count first so
+//! groups are full.
+//!
+//! The sweep is colours in order, then the overflow manifolds one by one with the scalar
+//! update; the joint rows run first, as in `pgs.rs`. After the sweeps `unpack` copies λ
+//! back into the contact store, where warm starting, restitution, the exact mode and
+//! write-back read it. The colouring depends only on the manifold order, so the answer
+//! does not depend on how a colour's groups are split between threads.
+
+use std::ops::{Add, AddAssign, Mul, Sub, SubAssign};
+
+use glam::{BVec4A, Mat3, Vec3, Vec4};
+
+use crate::color::Coloring;
+use crate::contact::ContactStore;
+use crate::jacobian::Row;
+use crate::pgs;
+use crate::settings::SweepOrder;
+use crate::solver_body::{SolverBodies, Velocity};
+
+/// Four `Vec3`s, one per lane, as `x`, `y`, `z` lanes.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct V3 {
+    x: Vec4,
+    y: Vec4,
+    z: Vec4,
+}
+
+impl V3 {
+    #[inline(always)]
+    fn dot(self, o: V3) -> Vec4 {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    #[inline(always)]
+    fn set(&mut self, l: usize, v: Vec3) {
+        self.x[l] = v.x;
+        self.y[l] = v.y;
+        self.z[l] = v.z;
+    }
+
+    #[inline(always)]
+    fn zero_where(self, mask: BVec4A) -> V3 {
+        V3 {
+            x: Vec4::select(mask, Vec4::ZERO, self.x),
+            y: Vec4::select(mask, Vec4::ZERO, self.y),
+            z: Vec4::select(mask, Vec4::ZERO, self.z),
+        }
+    }
+
+    #[inline(always)]
+    fn lane(&self, l: usize) -> Vec3 {
+        Vec3::new(self.x[l], self.y[l], self.z[l])
+    }
+}
+
+impl Add for V3 {
+    type Output = V3;
+    #[inline(always)]
+    fn add(self, o: V3) -> V3 {
+        V3 {
+            x: self.x + o.x,
+            y: self.y + o.y,
+            z: self.z + o.z,
+        }
+    }
+}
+
+impl Sub for V3 {
+    type Output = V3;
+    #[inline(always)]
+    fn sub(self, o: V3) -> V3 {
+        V3 {
+            x: self.x - o.x,
+            y: self.y - o.y,
+            z: self.z - o.z,
+        }
+    }
+}
+
+impl Mul<Vec4> for V3 {
+    type Output = V3;
+    #[inline(always)]
+    fn mul(self, s: Vec4) -> V3 {
+        V3 {
+            x: self.x * s,
+            y: self.y * s,
+            z: self.z * s,
+        }
+    }
+}
+
+impl AddAssign for V3 {
+    #[inline(always)]
+    fn add_assign(&mut self, o: V3) {
+        *self = *self + o;
+    }
+}
+
+impl SubAssign for V3 {
+    #[inline(always)]
+    fn sub_assign(&mut self, o: V3) {
+        *self = *self - o;
+    }
+}
+
+/// Four lanes' `(Δv, Δω)`.
+#[derive(Debug, Clone, Copy, Default)]
+struct WideVel {
+    lin: V3,
+    ang: V3,
+}
+
+/// One row in four lanes (the fields of [`Row`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct WideRow {
+    j_lin: V3,
+    j_ang_a: V3,
+    j_ang_b: V3,
+    t_ang_a: V3,
+    t_ang_b: V3,
+    b: Vec4,
+    lambda: Vec4,
+    d: Vec4,
+}
+
+impl WideRow {
+    fn set(&mut self, l: usize, r: &Row) {
+        self.j_lin.set(l, r.j_lin);
+        self.j_ang_a.set(l, r.j_ang_a);
+        self.j_ang_b.set(l, r.j_ang_b);
+        self.t_ang_a.set(l, r.t_ang_a);
+        self.t_ang_b.set(l, r.t_ang_b);
+        self.b[l] = r.b;
+        self.lambda[l] = r.lambda;
+        self.d[l] = r.d;
+    }
+}
+
+/// Point `k` of four manifolds: normal, first and second tangent rows, split `b̃`.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct WidePoint {
+    rows: [WideRow; 3],
+    split_b: Vec4,
+}
+
+/// Four manifolds of one colour.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Group {
+    a: [u32; 4],
+    b: [u32; 4],
+    inv_mass_a: Vec4,
+    inv_mass_b: Vec4,
+    friction: Vec4,
+    /// First wide point and number of wide points (the longest lane's point count).
+    first: u32,
+    count: u32,
+}
+
+/// The packed rows of a step (see the module table).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WideContacts {
+    coloring: Coloring,
+    fixed: Vec<bool>,
+    groups: Vec<Group>,
+    /// Group range of each colour.
+    color_groups: Vec<(u32, u32)>,
+    points: Vec<WidePoint>,
+    lanes: Vec<[u32; 4]>,
+    split_lambda: Vec<Vec4>,
+    sorted: Vec<u32>,
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn update(
+    r: &mut WideRow,
+    lo: Vec4,
+    hi: Vec4,
+    omega: Vec4,
+    ima: Vec4,
+    imb: Vec4,
+    va: &mut WideVel,
+    vb: &mut WideVel,
+) {
+    let jdv = r.j_lin.dot(vb.lin - va.lin) + r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang);
+    let new = (r.lambda - omega * (r.b + jdv)).max(lo).min(hi);
+    let delta = new - r.lambda;
+    r.lambda = new;
+    let s = r.d * delta;
+    va.lin -= r.j_lin * (s * ima);
+    va.ang += r.t_ang_a * delta;
+    vb.lin += r.j_lin * (s * imb);
+    vb.ang += r.t_ang_b * delta;
+}
+
+#[inline(always)]
+fn gather(dv: &[Velocity], idx: [u32; 4]) -> WideVel {
+    let v = idx.map(|i| dv[i as usize]);
+    let lanes = |f: fn(&Velocity) -> f32| Vec4::new(f(&v[0]), f(&v[1]), f(&v[2]), f(&v[3]));
+    WideVel {
+        lin: V3 {
+            x: lanes(|v| v.lin.x),
+            y: lanes(|v| v.lin.y),
+            z: lanes(|v| v.lin.z),
+        },
+        ang: V3 {
+            x: lanes(|v| v.ang.x),
+            y: lanes(|v| v.ang.y),
+            z: lanes(|v| v.ang.z),
+        },
+    }
+}
+
+#[inline(always)]
+fn scatter(dv: &mut [Velocity], idx: [u32; 4], w: &WideVel) {
+    for (l, &i) in idx.iter().enumerate() {
+        dv[i as usize] = Velocity {
+            lin: w.lin.lane(l),
+            ang: w.ang.lane(l),
+        };
+    }
+}
+
+/// One group: gather, the points in order (forward or backward), scatter.
+#[inline(always)]
+fn solve_group(g: &Group, points: &mut [WidePoint], dv: &mut [Velocity], omega: Vec4, back: bool) {
+    let mut va = gather(dv, g.a);
+    let mut vb = gather(dv, g.b);
+    let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
+    let pts = &mut points[g.first as usize..(g.first + g.count) as usize];
+    let mut point = |p: &mut WidePoint| {
+        let bound = (g.friction * p.rows[0].lambda).max(Vec4::ZERO);
+        let [rn, r1, r2] = &mut p.rows;
+        update(r1, -bound, bound, omega, ima, imb, &mut va, &mut vb);
+        update(r2, -bound, bound, omega, ima, imb, &mut va, &mut vb);
+        let inf = Vec4::splat(f32::INFINITY);
+        update(rn, Vec4::ZERO, inf, omega, ima, imb, &mut va, &mut vb);
+    };
+    if back {
+        pts.iter_mut().rev().for_each(&mut point);
+    } else {
+        pts.iter_mut().for_each(&mut point);
+    }
+    scatter(dv, g.a, &va);
+    scatter(dv, g.b, &vb);
+}
+
+/// One group of the split-impulse position pass (normal rows, `b̃` = split `b̃`).
+#[inline(always)]
+fn split_group(g: &Group, points: &[WidePoint], lambda: &mut [Vec4], pseudo: &mut [Velocity]) {
+    let mut va = gather(pseudo, g.a);
+    let mut vb = gather(pseudo, g.b);
+    let range = g.first as usize..(g.first + g.count) as usize;
+    let inf = Vec4::splat(f32::INFINITY);
+    for (p, l) in points[range.clone()].iter().zip(&mut lambda[range]) {
+        // Rows with nothing to correct and no impulse yet sit the pass out (as in
+        // `pgs::split_sweep`): a zero row leaves its lane's λ and velocities alone.
+        let idle = p.split_b.cmpeq(Vec4::ZERO) & l.cmpeq(Vec4::ZERO);
+        let mut r = p.rows[0];
+        r.b = p.split_b;
+        r.lambda = *l;
+        if idle.any() {
+            r.j_lin = r.j_lin.zero_where(idle);
+            r.j_ang_a = r.j_ang_a.zero_where(idle);
+            r.j_ang_b = r.j_ang_b.zero_where(idle);
+        }
+        update(
+            &mut r,
+            Vec4::ZERO,
+            inf,
+            Vec4::ONE,
+            g.inv_mass_a,
+            g.inv_mass_b,
+            &mut va,
+            &mut vb,
+        );
+        *l = r.lambda;
+    }
+    scatter(pseudo, g.a, &va);
+    scatter(pseudo, g.b, &vb);
+}
+
+impl WideContacts {
+    /// Colour the store's manifolds and pack them into groups (after `ContactStore::build`).
+    pub fn pack(&mut self, store: &ContactStore, bodies: &SolverBodies, order: SweepOrder) {
+        self.fixed.clear();
+        self.fixed.extend(
+            (0..bodies.len()).map(|i| {
+                i == 0 || (bodies.inv_mass[i] == 0.0 && bodies.inv_inertia[i] == Mat3::ZERO)
+            }),
+        );
+        let pts = &store.points;
+        self.coloring.build(
+            store
+                .manifold_points
+                .iter()
+                .map(|&(s, _)| (pts[s as usize].a, pts[s as usize].b)),
+            &self.fixed,
+            order,
+        );
+        self.groups.clear();
+        self.color_groups.clear();
+        self.points.clear();
+        self.lanes.clear();
+        for c in 0..self.coloring.used() {
+            let start = self.groups.len() as u32;
+            self.sorted.clear();
+            self.sorted.extend_from_slice(&self.coloring.colors[c]);
+            let mp = &store.manifold_points;
+            self.sorted
+                .sort_unstable_by_key(|&m| (std::cmp::Reverse(mp[m as usize].1), m));
+            for chunk in self.sorted.chunks(4) {
+                let mut g = Group {
+                    first: self.points.len() as u32,
+                    count: chunk.iter().map(|&m| mp[m as usize].1).max().unwrap_or(0),
+                    ..Group::default()
+                };
+                self.points
+                    .resize(self.points.len() + g.count as usize, WidePoint::default());
+                self.lanes.resize(self.points.len(), [u32::MAX; 4]);
+                for (l, &m) in chunk.iter().enumerate() {
+                    let (s, n) = mp[m as usize];
+                    let first = &pts[s as usize];
+                    g.a[l] = first.a;
+                    g.b[l] = first.b;
+                    g.inv_mass_a[l] = first.inv_mass_a;
+                    g.inv_mass_b[l] = first.inv_mass_b;
+                    g.friction[l] = first.friction;
+                    for k in 0..n {
+                        let i = (s + k) as usize;
+                        let w = (g.first + k) as usize;
+                        let wp = &mut self.points[w];
+                        for (wr, r) in wp.rows.iter_mut().zip(&pts[i].rows) {
+                            wr.set(l, r);
+                        }
+                        wp.split_b[l] = store.split_b[i];
+                        self.lanes[w][l] = i as u32;
+                    }
+                }
+                self.groups.push(g);
+            }
+            self.color_groups.push((start, self.groups.len() as u32));
+        }
+        self.split_lambda.clear();
+        self.split_lambda.resize(self.points.len(), Vec4::ZERO);
+    }
+
+    /// Colours in use and overflow manifolds (for the step's counters).
+    pub fn colors(&self) -> (usize, usize) {
+        (self.color_groups.len(), self.coloring.overflow.len())
+    }
+
+    /// One sweep: joints, colours, overflow (backward: the reverse).
+    pub fn sweep(
+        &mut self,
+        store: &mut ContactStore,
+        joints: &mut [crate::joint::rows::JointRow],
+        dv: &mut [Velocity],
+        omega: f32,
+        back: bool,
+    ) {
+        let w = Vec4::splat(omega);
+        if !back {
+            pgs::sweep_joints(joints, dv, false);
+        } else {
+            self.overflow(store, dv, omega, true);
+        }
+        let n = self.color_groups.len();
+        for c in 0..n {
+            let c = if back { n - 1 - c } else { c };
+            let (g0, g1) = self.color_groups[c];
+            for g in &self.groups[g0 as usize..g1 as usize] {
+                solve_group(g, &mut self.points, dv, w, back);
+            }
+        }
+        if !back {
+            self.overflow(store, dv, omega, false);
+        } else {
+            pgs::sweep_joints(joints, dv, true);
+        }
+        dv[0] = Velocity::ZERO;
+    }
+
+    fn overflow(&self, store: &mut ContactStore, dv: &mut [Velocity], omega: f32, back: bool) {
+        let of = &self.coloring.overflow;
+        for k in 0..of.len() {
+            let m = of[if back { of.len() - 1 - k } else { k }];
+            let (s, n) = store.manifold_points[m as usize];
+            let pts = &mut store.points[s as usize..(s + n) as usize];
+            if back {
+                pts.iter_mut()
+                    .rev()
+                    .for_each(|c| pgs::solve_point(c, dv, omega));
+            } else {
+                pts.iter_mut().for_each(|c| pgs::solve_point(c, dv, omega));
+            }
+        }
+    }
+
+    /// `iterations` sweeps, alternating direction when `symmetric`.
+    pub fn solve(
+        &mut self,
+        store: &mut ContactStore,
+        joints: &mut [crate::joint::rows::JointRow],
+        dv: &mut [Velocity],
+        iterations: u32,
+        omega: f32,
+        symmetric: bool,
+    ) {
+        for k in 0..iterations {
+            self.sweep(store, joints, dv, omega, symmetric && k % 2 == 1);
+        }
+    }
+
+    /// Copy the lanes' λ back into the contact store.
+    pub fn unpack(&self, store: &mut ContactStore) {
+        for (wp, lanes) in self.points.iter().zip(&self.lanes) {
+            for (l, &i) in lanes.iter().enumerate() {
+                if i == u32::MAX {
+                    continue;
+                }
+                let c = &mut store.points[i as usize];
+                for (r, wr) in c.rows.iter_mut().zip(&wp.rows) {
+                    r.lambda = wr.lambda[l];
+                }
+            }
+        }
+    }
+
+    /// One sweep of the split-impulse position pass: colours, then overflow.
+    pub fn split_sweep(&mut self, store: &mut ContactStore, pseudo: &mut [Velocity]) {
+        for g in &self.groups {
+            split_group(g, &self.points, &mut self.split_lambda, pseudo);
+        }
+        for &m in &self.coloring.overflow {
+            let (s, n) = store.manifold_points[m as usize];
+            let r = s as usize..(s + n) as usize;
+            pgs::split_sweep(
+                &store.points[r.clone()],
+                &store.split_b[r.clone()],
+                &mut store.split_lambda[r],
+                pseudo,
+            );
+        }
+        pseudo[0] = Velocity::ZERO;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jacobian::{BuildParams, PointInput, build_point};
+
+    /// Two boxes side by side on the ground, each with four corner contacts, and a
+    /// third box bridging them: three bodies, four manifolds (two colours).
+    fn scene(dt: f32) -> (SolverBodies, ContactStore) {
+        let mut bodies = SolverBodies::default();
+        bodies.reset();
+        let inv_i = Mat3::from_diagonal(Vec3::splat(6.0));
+        let g = Velocity {
+            lin: Vec3::new(0.0, -9.81 * dt, 0.0),
+            ang: Vec3::ZERO,
+        };
+        for c in [
+            Vec3::new(-0.6, 0.5, 0.0),
+            Vec3::new(0.6, 0.5, 0.0),
+            Vec3::new(0.0, 1.5, 0.0),
+        ] {
+            bodies.push(0, Velocity::ZERO, g, 1.0, inv_i, c);
+        }
+        let s = BuildParams {
+            inv_dt: 1.0 / dt,
+            erp: 0.2,
+            slop: 0.0,
+            max_correction: 1.0,
+            split: true,
+            warm_start: 1.0,
+            restitution_threshold: 1.0,
+        };
+        let mut store = ContactStore::default();
+        let mut manifold = |a: u32, b: u32, y: f32, xs: [f32; 2], n: u32| {
+            let start = store.points.len() as u32;
+            for k in 0..n {
+                let (x, z) = [(xs[0], -0.5), (xs[1], -0.5), (xs[1], 0.5), (xs[0], 0.5)][k as usize];
+                let p = PointInput {
+                    a,
+                    b,
+                    normal: Vec3::Y,
+                    point: Vec3::new(x, y, z),
+                    separation: -0.001,
+                    friction: 0.6,
+                    restitution: 0.0,
+                    warm: [0.0; 3],
+                };
+                let (rows, extra) = build_point(&bodies, &p, &s);
+                store.points.push(rows);
+                store.split_b.push(extra.split_b);
+                store.split_lambda.push(0.0);
+            }
+            store.manifold_points.push((start, n));
+        };
+        manifold(0, 1, 0.0, [-1.1, -0.1], 4);
+        manifold(0, 2, 0.0, [0.1, 1.1], 4);
+        manifold(1, 3, 1.0, [-0.5, -0.1], 3);
+        manifold(2, 3, 1.0, [0.1, 0.5], 4);
+        (bodies, store)
+    }
+
+    #[test]
+    fn packed_sweeps_match_scalar_sweeps_in_colour_order() {
+        let dt = 1.0 / 60.0;
+        let (mut bodies, mut store) = scene(dt);
+        let (mut ref_bodies, mut ref_store) = (bodies.clone(), store.clone());
+        let mut wide = WideContacts::default();
+        wide.pack(&store, &bodies, SweepOrder::Sequential);
+        assert_eq!(wide.colors(), (3, 0));
+        wide.solve(&mut store, &mut [], &mut bodies.dv, 30, 1.0, true);
+        wide.unpack(&mut store);
+        // Scalar reference, same order: colours {0, 1}, {2}, {3}.
+        for k in 0..30 {
+            let back = k % 2 == 1;
+            let mut order: Vec<usize> = (0..ref_store.points.len()).collect();
+            if back {
+                order.reverse();
+            }
+            for i in order {
+                pgs::solve_point(&mut ref_store.points[i], &mut ref_bodies.dv, 1.0);
+            }
+        }
+        for (p, q) in store.points.iter().zip(&ref_store.points) {
+            for (r, s) in p.rows.iter().zip(&q.rows) {
+                assert_eq!(
+                    r.lambda.to_bits(),
+                    s.lambda.to_bits(),
+                    "{} vs {}",
+                    r.lambda,
+                    s.lambda
+                );
+            }
+        }
+        // The ground carries all three boxes (the first two manifolds, 8 points).
+        let sum: f32 = store.points[..8].iter().map(|c| c.rows[0].lambda).sum();
+        assert!(
+            (sum - 3.0 * 9.81 * dt).abs() < 1e-3 * 3.0 * 9.81 * dt,
+            "{sum}"
+        );
+        for i in 1..4 {
+            let v = bodies.vnc[i].lin + bodies.dv[i].lin;
+            assert!(v.length() < 2e-3, "body {i}: {v}");
+        }
+        assert_eq!(bodies.dv[0], Velocity::ZERO);
+        // Split pass: pushes the overlapping boxes apart, never pulls.
+        for _ in 0..4 {
+            wide.split_sweep(&mut store, &mut bodies.pseudo);
+            pgs::split_sweep(
+                &ref_store.points,
+                &ref_store.split_b,
+                &mut ref_store.split_lambda,
+                &mut ref_bodies.pseudo,
+            );
+        }
+        assert_eq!(bodies.pseudo, ref_bodies.pseudo);
+        assert!(wide.split_lambda.iter().all(|l| l.min_element() >= 0.0));
+        assert!(bodies.pseudo[1].lin.y > 0.0 && bodies.pseudo[3].lin.y > 0.0);
+    }
+}
