@@ -1,5 +1,6 @@
-//! Step time of the standard scenes (`shared/scenes.md`, built by `thud_scene::standard`)
-//! at default settings, sleeping off, single thread; and the cost of one PGS row update.
+//! Step time of every standard scene (`shared/scenes.md`, built by `thud_scene::standard`)
+//! at default settings, sleeping off, single thread; the same with
+//! `SweepOrder::Colored`; and the cost of one PGS row update.
 //!
 //! `cargo bench --bench step -- --warm-up-time 1 --measurement-time 3`
 //!
@@ -11,13 +12,15 @@
 mod scene_world;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use thud_dynamics::{Settings, Stage, World};
+use thud_dynamics::{Settings, Stage, SweepOrder, World};
 
-const SCENES: [&str; 4] = ["tower_20", "pyramid_20", "pyramid_40", "pile_1000"];
-
-fn settled(name: &str) -> World {
+fn settled(name: &str, order: SweepOrder) -> World {
     let scene = thud_scene::standard(name).expect("standard scene");
-    let (mut world, _) = scene_world::world(&scene, Settings::without_sleeping());
+    let settings = Settings {
+        sweep_order: order,
+        ..Settings::without_sleeping()
+    };
+    let (mut world, _) = scene_world::world(&scene, settings);
     for _ in 0..60 {
         world.step().expect("step");
     }
@@ -27,9 +30,15 @@ fn settled(name: &str) -> World {
 fn step_time(c: &mut Criterion) {
     let mut group = c.benchmark_group("step");
     group.sample_size(20);
-    for name in SCENES {
-        let mut world = settled(name);
-        group.bench_function(name, |b| b.iter(|| world.step().expect("step")));
+    let runs = thud_scene::STANDARD_NAMES
+        .iter()
+        .map(|&n| (n, SweepOrder::Sequential, n.to_string()))
+        .chain(
+            ["pyramid_40", "pile_1000"].map(|n| (n, SweepOrder::Colored, format!("{n}_colored"))),
+        );
+    for (name, order, label) in runs {
+        let mut world = settled(name, order);
+        group.bench_function(&label, |b| b.iter(|| world.step().expect("step")));
         // Row cost from the solver's own stage timer over a few steps.
         let (mut solve, mut updates) = (0.0f64, 0.0f64);
         for _ in 0..20 {
@@ -40,7 +49,7 @@ fn step_time(c: &mut Criterion) {
         }
         if updates > 0.0 {
             println!(
-                "{name}: {} rows, {} iterations, Solve stage {:.3} ms/step, {:.2} ns per row update",
+                "{label}: {} rows, {} iterations, Solve stage {:.3} ms/step, {:.2} ns per row update",
                 world.stats().rows,
                 world.stats().iterations,
                 solve / 20.0 * 1e3,

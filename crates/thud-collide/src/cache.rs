@@ -87,6 +87,8 @@ pub struct NarrowPhase {
     reuse_cos_half_angle: f32,
     parallel: bool,
     recomputed: usize,
+    /// Scratch manifolds of the single-threaded in-place update, kept between steps.
+    scratch: Vec<(u32, u32, Manifold)>,
 }
 
 impl Default for NarrowPhase {
@@ -113,6 +115,7 @@ impl NarrowPhase {
             reuse_cos_half_angle: (0.25f32.to_radians()).cos(),
             parallel: true,
             recomputed: 0,
+            scratch: Vec::new(),
         }
     }
 
@@ -273,10 +276,16 @@ impl NarrowPhase {
             }
             parts
                 .into_par_iter()
-                .map(|(s, m, n, begin)| ctx.run(s, m, n, begin))
+                .map(|(s, m, n, begin)| ctx.run(s, m, n, begin, &mut Vec::new()))
                 .reduce(|| (true, 0), |x, y| (x.0 && y.0, x.1 + y.1))
         } else {
-            ctx.run(&mut self.states, &mut self.manifolds, &mut self.normals, 0)
+            ctx.run(
+                &mut self.states,
+                &mut self.manifolds,
+                &mut self.normals,
+                0,
+                &mut self.scratch,
+            )
         };
         self.recomputed = recomputed;
         ok
@@ -338,10 +347,10 @@ impl InPlace<'_> {
         ms: &mut [PairManifold],
         ns: &mut [Vec3],
         begin: usize,
+        tmp: &mut Vec<(u32, u32, Manifold)>,
     ) -> (bool, usize) {
         let mut ok = true;
         let mut recomputed = 0;
-        let mut tmp = Vec::new();
         for st in states.iter_mut() {
             let (ia, ib) = (st.a as usize, st.b as usize);
             if ia >= self.shapes.len()
@@ -373,14 +382,7 @@ impl InPlace<'_> {
             }
             recomputed += 1;
             tmp.clear();
-            contact_manifolds(
-                &self.shapes[ia],
-                pa,
-                &self.shapes[ib],
-                pb,
-                self.margin,
-                &mut tmp,
-            );
+            contact_manifolds(&self.shapes[ia], pa, &self.shapes[ib], pb, self.margin, tmp);
             let same_shape = tmp.len() == range.len()
                 && tmp
                     .iter()

@@ -42,6 +42,8 @@ pub(crate) struct ContactStore {
     pub manifold_points: Vec<(u32, u32)>,
     /// Island root (body slot) of each point, for the exact mode.
     pub island: Vec<u32>,
+    /// Scratch: rows per island root (the exact mode's size check).
+    pub island_rows: Vec<u32>,
     pub manifolds: usize,
     /// Points that came with a non-zero warm-start impulse.
     pub warm_started: usize,

@@ -337,6 +337,29 @@ pub(crate) fn islands_of(c: &ContactStore, j: &JointRows) -> Vec<(u32, Vec<u32>,
     out
 }
 
+/// Whether some island has at most `max_rows` rows: a count per island root in a
+/// reused buffer, so the common case of large islands costs no allocation.
+fn any_small_island(c: &mut ContactStore, j: &JointRows, max_rows: usize) -> bool {
+    if 3 * c.points.len() + j.rows.len() <= max_rows {
+        return !c.points.is_empty() || !j.rows.is_empty();
+    }
+    let roots = c.island.iter().chain(&j.island);
+    if roots.clone().any(|&r| r == u32::MAX) {
+        return true;
+    }
+    let n = roots.map(|&r| r as usize + 1).max().unwrap_or(0);
+    let count = &mut c.island_rows;
+    count.clear();
+    count.resize(n, 0);
+    for &r in &c.island {
+        count[r as usize] += 3;
+    }
+    for &r in &j.island {
+        count[r as usize] += 1;
+    }
+    count.iter().any(|&k| k > 0 && k as usize <= max_rows)
+}
+
 /// An exact solve of each island the rule takes, after the PGS sweeps (whose answer an
 /// island keeps when its exact solve fails or looks implausible). Returns the number of
 /// islands solved exactly.
@@ -347,6 +370,9 @@ pub(crate) fn solve_islands(
     s: &Settings,
     rule: Rule,
 ) -> usize {
+    if !any_small_island(c, j, rule.max_rows) {
+        return 0;
+    }
     let mut solved = 0;
     for (_, idx, jidx) in islands_of(c, j) {
         if 3 * idx.len() + jidx.len() > rule.max_rows {
