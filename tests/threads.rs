@@ -11,8 +11,6 @@
 #[path = "../crates/thud-dynamics/examples/support/scene_world.rs"]
 mod scene_world;
 
-use std::hash::{Hash, Hasher};
-
 use thud_dynamics::{Settings, SweepOrder};
 
 fn final_hash(threads: usize, settings: Settings) -> u64 {
@@ -26,20 +24,7 @@ fn final_hash(threads: usize, settings: Settings) -> u64 {
         for _ in 0..120 {
             world.step().expect("step");
         }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        for &b in &handles {
-            let body = world.body(b).expect("body");
-            let p = body.pose();
-            let floats = [
-                p.position.to_array(),
-                body.linear_velocity().to_array(),
-                body.angular_velocity().to_array(),
-            ];
-            for v in floats.iter().flatten().chain(&p.rotation.to_array()) {
-                v.to_bits().hash(&mut h);
-            }
-        }
-        h.finish()
+        scene_world::state_hash(&world, &handles)
     })
 }
 

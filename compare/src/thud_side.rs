@@ -1,11 +1,11 @@
 //! The thud side: a `thud_dynamics::World` built from a scene with the scene
-//! library's own `thud_scene::instantiate::add_body` (as every other user of the
+//! library's own `thud_scene::instantiate::build_world_with` (as every other user of the
 //! standard scenes builds it), on `Settings::without_sleeping()` plus the scene's dt,
 //! gravity, and iterations and substeps where the scene gives them.
 
 use thud_dynamics::{BodyHandle, BodyKind, Settings, World};
 use thud_scene::Scene;
-use thud_scene::instantiate::add_body;
+use thud_scene::instantiate::{build_world_with, settings_on};
 
 use crate::engine::{BodyState, Engine};
 use crate::error::CompareError;
@@ -13,16 +13,10 @@ use crate::error::CompareError;
 /// The thud settings of a scene for the comparison (sleeping always off).
 #[must_use]
 pub fn settings(scene: &Scene) -> Settings {
-    let mut s = Settings::without_sleeping();
-    s.dt = scene.settings.dt;
-    s.gravity = scene.settings.gravity;
-    if let Some(n) = scene.settings.iterations {
-        s.iterations = n;
+    Settings {
+        sleeping: false,
+        ..settings_on(&scene.settings, Settings::without_sleeping())
     }
-    if let Some(n) = scene.settings.substeps {
-        s.substeps = n;
-    }
-    s
 }
 
 /// A thud world holding one scene.
@@ -34,11 +28,7 @@ pub struct ThudEngine {
 impl ThudEngine {
     /// Builds the scene's bodies, in order, into a world with [`settings`].
     pub fn new(scene: &Scene) -> Result<ThudEngine, CompareError> {
-        let mut world = World::new(settings(scene));
-        let mut handles = Vec::with_capacity(scene.bodies.len());
-        for (i, def) in scene.bodies.iter().enumerate() {
-            handles.push(add_body(&mut world, def, i as u64)?);
-        }
+        let (world, handles) = build_world_with(settings(scene), &scene.bodies)?;
         Ok(ThudEngine { world, handles })
     }
 }

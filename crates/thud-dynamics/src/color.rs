@@ -162,6 +162,58 @@ mod tests {
     }
 
     #[test]
+    fn levels_keep_every_bodys_manifolds_in_store_order() {
+        // A 6 × 6 grid of bodies with neighbour contacts in a scrambled store order,
+        // every body also on the ground (0).
+        let n = 37;
+        let mut fixed = vec![false; n];
+        fixed[0] = true;
+        let id = |x: u32, y: u32| 1 + x + 6 * y;
+        let mut pairs = Vec::new();
+        for k in 0..36u32 {
+            let (x, y) = ((k * 7) % 6, (k * 11 / 6) % 6);
+            pairs.push((0, id(x, y)));
+            if x < 5 {
+                pairs.push((id(x, y), id(x + 1, y)));
+            }
+            if y < 5 {
+                pairs.push((id(x, y), id(x, y + 1)));
+            }
+        }
+        let mut c = Coloring::default();
+        c.build(pairs.iter().copied(), &fixed, SweepOrder::Sequential);
+        assert!(c.overflow.is_empty());
+        let mut level = vec![usize::MAX; pairs.len()];
+        for (l, list) in c.colors.iter().enumerate() {
+            let mut used = vec![false; n];
+            for &m in list {
+                level[m as usize] = l;
+                let (a, b) = pairs[m as usize];
+                for x in [a, b] {
+                    if !fixed[x as usize] {
+                        assert!(!used[x as usize], "body {x} twice in level {l}");
+                        used[x as usize] = true;
+                    }
+                }
+            }
+        }
+        assert!(
+            level.iter().all(|&l| l != usize::MAX),
+            "a manifold has no level"
+        );
+        for body in 1..n as u32 {
+            let mine: Vec<usize> = (0..pairs.len())
+                .filter(|&m| pairs[m].0 == body || pairs[m].1 == body)
+                .map(|m| level[m])
+                .collect();
+            assert!(
+                mine.windows(2).all(|w| w[0] < w[1]),
+                "body {body}: levels {mine:?} not in store order"
+            );
+        }
+    }
+
+    #[test]
     fn a_star_overflows_past_the_colour_limit() {
         let n = MAX_COLORS + 6;
         let fixed = vec![false; n];

@@ -38,7 +38,8 @@ use thud_lcp::{BoxedLcp, Matrix, Options};
 use crate::contact::ContactStore;
 use crate::jacobian::{ContactRows, Row};
 use crate::joint::rows::{JointRow, JointRows};
-use crate::settings::Settings;
+use crate::pgs;
+use crate::settings::{Settings, SolverMode};
 use crate::solver_body::{SolverBodies, Velocity};
 
 /// Where a row of an island's problem comes from.
@@ -254,12 +255,11 @@ fn apply(
         };
         let delta = new - row.lambda;
         row.lambda = new;
-        let s = row.d * delta;
         let (a, b) = (it.a as usize, it.b as usize);
-        dv[a].lin -= row.j_lin * (s * it.ima);
-        dv[a].ang += row.t_ang_a * delta;
-        dv[b].lin += row.j_lin * (s * it.imb);
-        dv[b].ang += row.t_ang_b * delta;
+        let (mut va, mut vb) = (dv[a], dv[b]);
+        pgs::apply_impulse(row, delta, it.ima, it.imb, &mut va, &mut vb);
+        dv[a] = va;
+        dv[b] = vb;
     }
     dv[0] = Velocity::ZERO;
 }
@@ -314,6 +314,28 @@ pub(crate) struct Rule {
     /// the step to PGS: their contacts are changing, so the pivoting search is long,
     /// and the stiffness of an exact answer matters for resting structures.
     pub max_speed: f32,
+}
+
+impl Rule {
+    /// The rule of the settings' solver mode (`None` for PGS alone): `Exact` takes every
+    /// island of at most `exact_max_rows` rows, `Auto` only those where PGS falls short.
+    pub fn of(s: &Settings) -> Option<Rule> {
+        match s.solver_mode {
+            SolverMode::Pgs => None,
+            SolverMode::Exact => Some(Rule {
+                max_rows: s.exact_max_rows,
+                min_bodies: 0,
+                mass_ratio: 0.0,
+                max_speed: f32::INFINITY,
+            }),
+            SolverMode::Auto => Some(Rule {
+                max_rows: s.exact_max_rows,
+                min_bodies: s.exact_min_bodies,
+                mass_ratio: s.exact_mass_ratio,
+                max_speed: s.exact_max_speed,
+            }),
+        }
+    }
 }
 
 /// The islands of the last step: `(root, contact points, joint rows)` in root order.
@@ -431,7 +453,6 @@ pub(crate) fn export(
 mod tests {
     use super::*;
     use crate::jacobian::{BuildParams, PointInput, build_point};
-    use crate::pgs;
     use crate::solver_body::SolverBodies;
     use glam::{Mat3, Vec3};
 
@@ -454,13 +475,8 @@ mod tests {
         bodies.push(0, u1, u1, 1.0, inv_i, Vec3::new(0.0, 0.5, 0.0));
         bodies.push(1, u2, u2, 1.0, inv_i, Vec3::new(0.0, 1.5, 0.0));
         let s = BuildParams {
-            inv_dt: 1.0 / dt,
-            erp: 0.2,
-            slop: 0.0,
-            max_correction: 1.0,
-            split: true,
             warm_start: 0.0,
-            restitution_threshold: 1.0,
+            ..BuildParams::for_tests(dt)
         };
         [
             (0u32, 1u32, Vec3::new(0.0, 0.0, 0.0)),

@@ -104,6 +104,22 @@ pub(crate) struct BuildParams {
     pub restitution_threshold: f32,
 }
 
+#[cfg(test)]
+impl BuildParams {
+    /// The unit tests' parameters: step `dt`, ERP 0.2, no slop, split impulse.
+    pub(crate) fn for_tests(dt: f32) -> Self {
+        Self {
+            inv_dt: 1.0 / dt,
+            erp: 0.2,
+            slop: 0.0,
+            max_correction: 1.0,
+            split: true,
+            warm_start: 1.0,
+            restitution_threshold: 1.0,
+        }
+    }
+}
+
 /// What the builder produces besides the rows.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct PointExtra {
@@ -122,52 +138,26 @@ pub(crate) fn tangents(n: Vec3) -> (Vec3, Vec3) {
     (t1, n.cross(t1))
 }
 
-/// Build one row for direction `d`.
+/// Build one row from its blocks: linear direction `d` (body a's block is `−d`, zero for
+/// an angular row), the angular blocks `ja`, `jb`, and `lin_mass = (1/m_a + 1/m_b)·|d|²`.
 #[inline]
-pub(crate) fn row(
+fn blocks_row(
     bodies: &SolverBodies,
-    a: usize,
-    b: usize,
+    (a, b): (usize, usize),
     d: Vec3,
-    r_a: Vec3,
-    r_b: Vec3,
-) -> (Row, f32) {
-    let ja = -r_a.cross(d);
-    let jb = r_b.cross(d);
+    lin_mass: f32,
+    ja: Vec3,
+    jb: Vec3,
+) -> Row {
     let ta = bodies.inv_inertia[a] * ja;
     let tb = bodies.inv_inertia[b] * jb;
-    let diag = bodies.inv_mass[a] + bodies.inv_mass[b] + ja.dot(ta) + jb.dot(tb);
-    let inv_d = 1.0 / diag;
+    let diag = lin_mass + ja.dot(ta) + jb.dot(tb);
+    let inv_d = if diag > 0.0 { 1.0 / diag } else { 0.0 };
     // J·Vnc for this row.
     let (va, vb) = (bodies.vnc[a], bodies.vnc[b]);
     let jv = d.dot(vb.lin - va.lin) + ja.dot(va.ang) + jb.dot(vb.ang);
-    (
-        Row {
-            j_lin: d * inv_d,
-            j_ang_a: ja * inv_d,
-            j_ang_b: jb * inv_d,
-            t_ang_a: ta,
-            t_ang_b: tb,
-            b: jv * inv_d,
-            lambda: 0.0,
-            d: diag,
-        },
-        jv,
-    )
-}
-
-/// Build an angular row about unit `axis`: `J = [0 −axisᵀ | 0 axisᵀ]` (joints).
-#[inline]
-pub(crate) fn angular_row(bodies: &SolverBodies, a: usize, b: usize, axis: Vec3) -> Row {
-    let (ja, jb) = (-axis, axis);
-    let ta = bodies.inv_inertia[a] * ja;
-    let tb = bodies.inv_inertia[b] * jb;
-    let diag = ja.dot(ta) + jb.dot(tb);
-    let inv_d = if diag > 0.0 { 1.0 / diag } else { 0.0 };
-    let (va, vb) = (bodies.vnc[a], bodies.vnc[b]);
-    let jv = ja.dot(va.ang) + jb.dot(vb.ang);
     Row {
-        j_lin: Vec3::ZERO,
+        j_lin: d * inv_d,
         j_ang_a: ja * inv_d,
         j_ang_b: jb * inv_d,
         t_ang_a: ta,
@@ -176,6 +166,19 @@ pub(crate) fn angular_row(bodies: &SolverBodies, a: usize, b: usize, axis: Vec3)
         lambda: 0.0,
         d: diag,
     }
+}
+
+/// Build one row for unit direction `d` at lever arms `r_a`, `r_b`.
+#[inline]
+pub(crate) fn row(bodies: &SolverBodies, a: usize, b: usize, d: Vec3, r_a: Vec3, r_b: Vec3) -> Row {
+    let lin_mass = bodies.inv_mass[a] + bodies.inv_mass[b];
+    blocks_row(bodies, (a, b), d, lin_mass, -r_a.cross(d), r_b.cross(d))
+}
+
+/// Build an angular row about unit `axis`: `J = [0 −axisᵀ | 0 axisᵀ]` (joints).
+#[inline]
+pub(crate) fn angular_row(bodies: &SolverBodies, a: usize, b: usize, axis: Vec3) -> Row {
+    blocks_row(bodies, (a, b), Vec3::ZERO, 0.0, -axis, axis)
 }
 
 /// Build the three rows of a contact point (the caller guarantees one body is movable).
@@ -190,9 +193,9 @@ pub(crate) fn build_point(
     let (t1, t2) = tangents(n);
     let r_a = p.point - bodies.com[a];
     let r_b = p.point - bodies.com[b];
-    let (mut rn, _) = row(bodies, a, b, n, r_a, r_b);
-    let (mut r1, _) = row(bodies, a, b, t1, r_a, r_b);
-    let (mut r2, _) = row(bodies, a, b, t2, r_a, r_b);
+    let mut rn = row(bodies, a, b, n, r_a, r_b);
+    let mut r1 = row(bodies, a, b, t1, r_a, r_b);
+    let mut r2 = row(bodies, a, b, t2, r_a, r_b);
     let inv_dn = 1.0 / rn.d;
     let mut extra = PointExtra::default();
 
@@ -291,13 +294,8 @@ mod tests {
             warm: [0.0; 3],
         };
         let s = BuildParams {
-            inv_dt: 60.0,
-            erp: 0.2,
-            slop: 0.0,
-            max_correction: 1.0,
             split: false,
-            warm_start: 1.0,
-            restitution_threshold: 1.0,
+            ..BuildParams::for_tests(1.0 / 60.0)
         };
         let (c, _) = build_point(&bodies, &p, &s);
         for r in &c.rows {

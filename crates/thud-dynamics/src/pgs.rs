@@ -49,6 +49,19 @@ fn update(
     let new = (r.lambda - omega * (r.b + jdv)).clamp(lo, hi);
     let delta = new - r.lambda;
     r.lambda = new;
+    apply_impulse(r, delta, ima, imb, va, vb);
+}
+
+/// `dV += T·δ` of one row on its two bodies (`T_lin = ∓J̃_lin·D/m`).
+#[inline(always)]
+pub(crate) fn apply_impulse(
+    r: &Row,
+    delta: f32,
+    ima: f32,
+    imb: f32,
+    va: &mut Velocity,
+    vb: &mut Velocity,
+) {
     let s = r.d * delta;
     va.lin -= r.j_lin * (s * ima);
     va.ang += r.t_ang_a * delta;
@@ -68,34 +81,41 @@ fn update_joint(j: &mut JointRow, dv: &mut [Velocity]) {
         (r.lambda - j.mass_scale * (r.b + jdv) - j.impulse_scale * r.lambda).clamp(j.lo, j.hi);
     let delta = new - r.lambda;
     r.lambda = new;
-    let s = r.d * delta;
-    va.lin -= r.j_lin * (s * j.inv_mass_a);
-    va.ang += r.t_ang_a * delta;
-    vb.lin += r.j_lin * (s * j.inv_mass_b);
-    vb.ang += r.t_ang_b * delta;
+    apply_impulse(r, delta, j.inv_mass_a, j.inv_mass_b, &mut va, &mut vb);
     dv[a] = va;
     dv[b] = vb;
 }
 
+/// `f` on each item, first to last or (`backward`) last to first.
+#[inline(always)]
+pub(crate) fn each_mut<T>(items: &mut [T], backward: bool, f: impl FnMut(&mut T)) {
+    if backward {
+        items.iter_mut().rev().for_each(f);
+    } else {
+        items.iter_mut().for_each(f);
+    }
+}
+
 /// One sweep over the joint rows alone (the packed solver runs them before its colours).
 pub(crate) fn sweep_joints(joints: &mut [JointRow], dv: &mut [Velocity], backward: bool) {
-    if backward {
-        joints.iter_mut().rev().for_each(|j| update_joint(j, dv));
-    } else {
-        joints.iter_mut().for_each(|j| update_joint(j, dv));
-    }
+    each_mut(joints, backward, |j| update_joint(j, dv));
 }
 
 /// Apply `dV += T·λ` for the joint rows' warm impulses.
 pub(crate) fn warm_start_joints(rows: &[JointRow], dv: &mut [Velocity]) {
     for j in rows {
         let (a, b) = (j.a as usize, j.b as usize);
-        let r = &j.row;
-        let s = r.d * r.lambda;
-        dv[a].lin -= r.j_lin * (s * j.inv_mass_a);
-        dv[a].ang += r.t_ang_a * r.lambda;
-        dv[b].lin += r.j_lin * (s * j.inv_mass_b);
-        dv[b].ang += r.t_ang_b * r.lambda;
+        let (mut va, mut vb) = (dv[a], dv[b]);
+        apply_impulse(
+            &j.row,
+            j.row.lambda,
+            j.inv_mass_a,
+            j.inv_mass_b,
+            &mut va,
+            &mut vb,
+        );
+        dv[a] = va;
+        dv[b] = vb;
     }
     dv[0] = Velocity::ZERO;
 }
@@ -106,11 +126,7 @@ pub(crate) fn warm_start(points: &[ContactRows], dv: &mut [Velocity]) {
         let (a, b) = (c.a as usize, c.b as usize);
         let (mut va, mut vb) = (dv[a], dv[b]);
         for r in &c.rows {
-            let s = r.d * r.lambda;
-            va.lin -= r.j_lin * (s * c.inv_mass_a);
-            va.ang += r.t_ang_a * r.lambda;
-            vb.lin += r.j_lin * (s * c.inv_mass_b);
-            vb.ang += r.t_ang_b * r.lambda;
+            apply_impulse(r, r.lambda, c.inv_mass_a, c.inv_mass_b, &mut va, &mut vb);
         }
         dv[a] = va;
         dv[b] = vb;
@@ -149,19 +165,11 @@ pub(crate) fn sweep(
     backward: bool,
 ) {
     if backward {
-        for c in points.iter_mut().rev() {
-            solve_point(c, dv, omega);
-        }
-        for j in joints.iter_mut().rev() {
-            update_joint(j, dv);
-        }
+        each_mut(points, true, |c| solve_point(c, dv, omega));
+        sweep_joints(joints, dv, true);
     } else {
-        for j in joints.iter_mut() {
-            update_joint(j, dv);
-        }
-        for c in points.iter_mut() {
-            solve_point(c, dv, omega);
-        }
+        sweep_joints(joints, dv, false);
+        each_mut(points, false, |c| solve_point(c, dv, omega));
     }
     // Static partners all point at the dummy; it must stay at rest. Its T blocks are zero,
     // so this only scrubs rounding of `0 · x`.
@@ -294,15 +302,7 @@ mod tests {
             ang: Vec3::ZERO,
         };
         bodies.push(0, Velocity::ZERO, g, 1.0, inv_i, Vec3::new(0.0, 0.5, 0.0));
-        let s = BuildParams {
-            inv_dt: 1.0 / dt,
-            erp: 0.2,
-            slop: 0.0,
-            max_correction: 1.0,
-            split: true,
-            warm_start: 1.0,
-            restitution_threshold: 1.0,
-        };
+        let s = BuildParams::for_tests(dt);
         let pts = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
             .iter()
             .map(|&(x, z)| {

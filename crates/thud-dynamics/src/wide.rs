@@ -252,7 +252,7 @@ fn solve_group(g: &Group, points: &mut [WidePoint], dv: &mut [Velocity], omega: 
     let mut vb = gather(dv, g.b);
     let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
     let pts = &mut points[g.first as usize..(g.first + g.count) as usize];
-    let mut point = |p: &mut WidePoint| {
+    let point = |p: &mut WidePoint| {
         let bound = (g.friction * p.rows[0].lambda).max(Vec4::ZERO);
         let [rn, r1, r2] = &mut p.rows;
         update(r1, -bound, bound, omega, ima, imb, &mut va, &mut vb);
@@ -260,11 +260,7 @@ fn solve_group(g: &Group, points: &mut [WidePoint], dv: &mut [Velocity], omega: 
         let inf = Vec4::splat(f32::INFINITY);
         update(rn, Vec4::ZERO, inf, omega, ima, imb, &mut va, &mut vb);
     };
-    if back {
-        pts.iter_mut().rev().for_each(&mut point);
-    } else {
-        pts.iter_mut().for_each(&mut point);
-    }
+    pgs::each_mut(pts, back, point);
     scatter(dv, g.a, &va);
     scatter(dv, g.b, &vb);
 }
@@ -411,13 +407,7 @@ impl WideContacts {
             let m = of[if back { of.len() - 1 - k } else { k }];
             let (s, n) = store.manifold_points[m as usize];
             let pts = &mut store.points[s as usize..(s + n) as usize];
-            if back {
-                pts.iter_mut()
-                    .rev()
-                    .for_each(|c| pgs::solve_point(c, dv, omega));
-            } else {
-                pts.iter_mut().for_each(|c| pgs::solve_point(c, dv, omega));
-            }
+            pgs::each_mut(pts, back, |c| pgs::solve_point(c, dv, omega));
         }
     }
 
@@ -492,15 +482,7 @@ mod tests {
         ] {
             bodies.push(0, Velocity::ZERO, g, 1.0, inv_i, c);
         }
-        let s = BuildParams {
-            inv_dt: 1.0 / dt,
-            erp: 0.2,
-            slop: 0.0,
-            max_correction: 1.0,
-            split: true,
-            warm_start: 1.0,
-            restitution_threshold: 1.0,
-        };
+        let s = BuildParams::for_tests(dt);
         let mut store = ContactStore::default();
         let mut manifold = |a: u32, b: u32, y: f32, xs: [f32; 2], n: u32| {
             let start = store.points.len() as u32;

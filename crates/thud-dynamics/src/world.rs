@@ -32,7 +32,7 @@ use crate::jacobian::{BuildParams, tangents};
 use crate::joint::JointSet;
 use crate::joint::rows::{JointParams, JointRows};
 use crate::pgs;
-use crate::settings::{PenetrationMode, Settings, SolverMode};
+use crate::settings::{PenetrationMode, Settings};
 use crate::solver_body::{SolverBodies, Velocity};
 use crate::stats::{Stage, StepStats};
 use crate::wide::WideContacts;
@@ -441,7 +441,7 @@ impl World {
         self.timed(Stage::Islands, |w| w.find_islands());
         self.timed(Stage::BuildJacobians, |w| w.build_jacobians(h));
         self.timed(Stage::WarmStart, |w| w.warm_start());
-        self.timed(Stage::Solve, |w| w.solve(h));
+        self.timed(Stage::Solve, |w| w.solve());
         self.timed(Stage::Integrate, |w| w.integrate(h));
         self.timed(Stage::Sleep, |w| w.sleep(h));
     }
@@ -684,7 +684,7 @@ impl World {
         pgs::warm_start(&self.contacts.points, &mut self.solver.dv);
     }
 
-    fn solve(&mut self, h: f32) {
+    fn solve(&mut self) {
         let s = &self.settings;
         self.wide.solve(
             &mut self.contacts,
@@ -696,22 +696,7 @@ impl World {
         );
         self.wide.unpack(&mut self.contacts);
         self.stats.iterations += s.iterations;
-        if s.solver_mode != SolverMode::Pgs {
-            let rule = if s.solver_mode == SolverMode::Exact {
-                crate::exact::Rule {
-                    max_rows: s.exact_max_rows,
-                    min_bodies: 0,
-                    mass_ratio: 0.0,
-                    max_speed: f32::INFINITY,
-                }
-            } else {
-                crate::exact::Rule {
-                    max_rows: s.exact_max_rows,
-                    min_bodies: s.exact_min_bodies,
-                    mass_ratio: s.exact_mass_ratio,
-                    max_speed: s.exact_max_speed,
-                }
-            };
+        if let Some(rule) = crate::exact::Rule::of(s) {
             self.stats.exact_islands += crate::exact::solve_islands(
                 &mut self.contacts,
                 &mut self.joint_rows,
@@ -733,7 +718,6 @@ impl World {
                     .split_sweep(&mut self.contacts, &mut self.solver.pseudo);
             }
         }
-        let _ = h;
     }
 
     fn integrate(&mut self, h: f32) {

@@ -4,7 +4,8 @@
 
 use glam::Vec3;
 use thud_dynamics::{
-    BodyBuilder, BodyHandle, Collider, DynamicsError, JointBuilder, Settings, SolverMode, World,
+    BodyBuilder, BodyHandle, Collider, DynamicsError, JointBuilder, JointHandle, Settings,
+    SolverMode, World,
 };
 
 const G: f32 = 9.81;
@@ -394,14 +395,23 @@ fn slider_motor_drives_to_its_limit_and_weld_holds_its_pose() {
     assert!(rel.rotation.angle_between(rel0.rotation) < 2e-3, "{rel:?}");
 }
 
-#[test]
-fn joint_force_reads_back_and_joints_break_above_their_threshold() {
+/// A ball of `mass` kg hanging 1 m below a world anchor at (0, 5, 0) on a ball joint
+/// that breaks above `break_force` N (∞: never).
+fn hanging(mass: f32, break_force: f32) -> (World, BodyHandle, JointHandle) {
     let mut w = World::new(settings());
     let top = Vec3::new(0.0, 5.0, 0.0);
-    let b = ball(&mut w, top - Vec3::Y, 0.1, 2.0);
-    let j = w
-        .add_joint(JointBuilder::ball(None, b).world_anchor(top))
-        .unwrap();
+    let b = ball(&mut w, top - Vec3::Y, 0.1, mass);
+    let mut joint = JointBuilder::ball(None, b).world_anchor(top);
+    if break_force.is_finite() {
+        joint = joint.break_force(break_force);
+    }
+    let j = w.add_joint(joint).unwrap();
+    (w, b, j)
+}
+
+#[test]
+fn joint_force_reads_back_and_joints_break_above_their_threshold() {
+    let (mut w, _, j) = hanging(2.0, f32::INFINITY);
     for _ in 0..60 {
         w.step().unwrap();
     }
@@ -412,32 +422,16 @@ fn joint_force_reads_back_and_joints_break_above_their_threshold() {
     );
 
     // 10 kg on a joint that breaks above 50 N: breaks at once, then the ball falls.
-    let mut w = World::new(settings());
-    let b = ball(&mut w, top - Vec3::Y, 0.1, 10.0);
-    let j = w
-        .add_joint(
-            JointBuilder::ball(None, b)
-                .world_anchor(top)
-                .break_force(50.0),
-        )
-        .unwrap();
+    let (mut w, b, j) = hanging(10.0, 50.0);
     w.step().unwrap();
     assert!(w.joint(j).unwrap().is_broken());
     assert_eq!(w.stats().joints_broken, 1);
     for _ in 0..30 {
         w.step().unwrap();
     }
-    assert!(w.body(b).unwrap().position().y < top.y - 1.5);
+    assert!(w.body(b).unwrap().position().y < 5.0 - 1.5);
     // Below the threshold it holds.
-    let mut w = World::new(settings());
-    let b = ball(&mut w, top - Vec3::Y, 0.1, 2.0);
-    let j = w
-        .add_joint(
-            JointBuilder::ball(None, b)
-                .world_anchor(top)
-                .break_force(50.0),
-        )
-        .unwrap();
+    let (mut w, _, j) = hanging(2.0, 50.0);
     for _ in 0..60 {
         w.step().unwrap();
     }

@@ -46,11 +46,19 @@ pub fn kind_of(kind: BodyKindDef) -> BodyKind {
 /// sleeping, and iterations and substeps where given.
 #[must_use]
 pub fn settings_of(s: &SceneSettings) -> Settings {
+    settings_on(s, Settings::default())
+}
+
+/// The scene's dt, gravity, sleeping, and iterations and substeps where given, on top of
+/// `base` (for runs that start from other settings than the defaults, such as timing
+/// runs with sleeping off, which then set `sleeping` again).
+#[must_use]
+pub fn settings_on(s: &SceneSettings, base: Settings) -> Settings {
     let mut out = Settings {
         dt: s.dt,
         gravity: s.gravity,
         sleeping: s.sleeping,
-        ..Settings::default()
+        ..base
     };
     if let Some(i) = s.iterations {
         out.iterations = i;
@@ -122,12 +130,21 @@ pub fn add_body(
     })
 }
 
-/// A world holding `bodies` (in order) with `settings`; the handles in the same order.
+/// A world holding `bodies` (in order) with the scene's `settings`; the handles in the
+/// same order.
 pub fn build_world(
     settings: &SceneSettings,
     bodies: &[BodyDef],
 ) -> Result<(World, Vec<BodyHandle>), SceneError> {
-    let mut world = World::new(settings_of(settings));
+    build_world_with(settings_of(settings), bodies)
+}
+
+/// A world holding `bodies` (in order) with the given engine settings.
+pub fn build_world_with(
+    settings: Settings,
+    bodies: &[BodyDef],
+) -> Result<(World, Vec<BodyHandle>), SceneError> {
+    let mut world = World::new(settings);
     let mut handles = Vec::with_capacity(bodies.len());
     for (i, def) in bodies.iter().enumerate() {
         handles.push(add_body(&mut world, def, i as u64)?);

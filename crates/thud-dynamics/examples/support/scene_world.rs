@@ -1,40 +1,22 @@
 //! Build a `thud_dynamics::World` from a `thud_scene::Scene` (the standard scenes).
 //!
-//! Shared by `examples/scene_metrics.rs`, the root `tests/stacking.rs` and
-//! `benches/step.rs` (included by path) until the facade offers one converter.
+//! Shared by `examples/scene_metrics.rs`, `examples/towers.rs`, the root tests
+//! (`stacking`, `allocation`, `threads`, `pinned_state`) and `benches/step.rs`
+//! (included by path) until the facade offers one converter.
 
 #![allow(dead_code)]
 
 use glam::Vec3;
 use thud_dynamics::{BodyHandle, Settings, World};
-use thud_scene::instantiate::add_body;
+use thud_scene::instantiate::{build_world_with, settings_on};
 use thud_scene::schema::Scene;
 
-/// The world settings of a scene on top of `base` (the engine's defaults).
-pub fn settings(scene: &Scene, mut base: Settings) -> Settings {
-    base.dt = scene.settings.dt;
-    base.gravity = scene.settings.gravity;
-    base.sleeping = scene.settings.sleeping;
-    if let Some(n) = scene.settings.substeps {
-        base.substeps = n;
-    }
-    if let Some(n) = scene.settings.iterations {
-        base.iterations = n;
-    }
-    base
-}
-
-/// A world holding the scene's bodies, in the scene's order (built by the scene
-/// library's own `instantiate::add_body`, so every user builds bodies one way).
+/// A world holding the scene's bodies, in the scene's order, with the scene's settings
+/// on top of `base` (built by the scene library's own `instantiate`, so every user
+/// builds bodies one way).
 pub fn world(scene: &Scene, base: Settings) -> (World, Vec<BodyHandle>) {
-    let mut world = World::new(settings(scene, base));
-    let handles = scene
-        .bodies
-        .iter()
-        .enumerate()
-        .map(|(i, b)| add_body(&mut world, b, i as u64).expect("standard scene body"))
-        .collect();
-    (world, handles)
+    let settings = settings_on(&scene.settings, base);
+    build_world_with(settings, &scene.bodies).expect("standard scene bodies")
 }
 
 /// The figures of `shared/scenes.md` for a resting scene.
@@ -54,6 +36,28 @@ pub struct Metrics {
     pub mean_step: f64,
     /// Max step time (s).
     pub max_step: f64,
+}
+
+/// FNV-1a over the bits of every listed body's position, rotation, linear and angular
+/// velocity: equal hashes mean bitwise-equal states. (Hand-written rather than
+/// `DefaultHasher`, whose output may change between Rust releases.)
+pub fn state_hash(world: &World, handles: &[BodyHandle]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in handles {
+        let body = world.body(b).expect("live body");
+        let p = body.pose();
+        let v = [
+            p.position.to_array(),
+            body.linear_velocity().to_array(),
+            body.angular_velocity().to_array(),
+        ];
+        for x in v.iter().flatten().chain(&p.rotation.to_array()) {
+            for byte in x.to_bits().to_le_bytes() {
+                h = (h ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+    }
+    h
 }
 
 /// Total energy with g = 9.81 as `scenes.md` defines it.

@@ -17,7 +17,7 @@
 //! ±π never reaches a row); being speculative, they act only when the limit is reached
 //! this step.
 
-use super::rows::{Frames, RowBuilder, RowKind};
+use super::rows::{Frames, FreeAxis, RowBuilder, RowKind};
 use super::{Joint, Motor};
 use crate::jacobian::tangents;
 
@@ -44,24 +44,11 @@ pub(super) fn rows(
     let mis = a.cross(f.axis_b);
     rb.angular(3, p1, p1.dot(mis), RowKind::Bilateral);
     rb.angular(4, p2, p2.dot(mis), RowKind::Bilateral);
-    let theta = angle(j, f);
-    if let Some((lo, hi)) = limits {
-        if theta - lo < LIMIT_WINDOW {
-            rb.angular(6, a, theta - lo, RowKind::Limit);
-        }
-        if hi - theta < LIMIT_WINDOW {
-            rb.angular(7, -a, hi - theta, RowKind::Limit);
-        }
-    }
-    if let Some(m) = motor {
-        rb.angular(
-            8,
-            a,
-            0.0,
-            RowKind::Motor {
-                target: m.target_velocity,
-                max_impulse: m.max_force * rb.p.h,
-            },
-        );
-    }
+    rb.stops_and_motor(
+        FreeAxis::Angular(a),
+        angle(j, f),
+        LIMIT_WINDOW,
+        limits,
+        motor,
+    );
 }

@@ -12,7 +12,7 @@
 //!   motor:        J·v = v_target along a,  |λ| ≤ F_max·dt
 //! ```
 
-use super::rows::{Frames, RowBuilder, RowKind};
+use super::rows::{Frames, FreeAxis, RowBuilder, RowKind};
 use super::{Joint, Motor};
 use crate::jacobian::tangents;
 
@@ -37,26 +37,11 @@ pub(super) fn rows(
     rb.linear(0, t1, f.pb, f.pb, t1.dot(delta), RowKind::Bilateral);
     rb.linear(1, t2, f.pb, f.pb, t2.dot(delta), RowKind::Bilateral);
     super::fixed::orientation_rows(j, f, rb);
-    let s = a.dot(delta);
-    if let Some((lo, hi)) = limits {
-        if s - lo < LIMIT_WINDOW {
-            rb.linear(6, a, f.pb, f.pb, s - lo, RowKind::Limit);
-        }
-        if hi - s < LIMIT_WINDOW {
-            rb.linear(7, -a, f.pb, f.pb, hi - s, RowKind::Limit);
-        }
-    }
-    if let Some(m) = motor {
-        rb.linear(
-            8,
-            a,
-            f.pb,
-            f.pb,
-            0.0,
-            RowKind::Motor {
-                target: m.target_velocity,
-                max_impulse: m.max_force * rb.p.h,
-            },
-        );
-    }
+    rb.stops_and_motor(
+        FreeAxis::Linear(a, f.pb),
+        travel(f),
+        LIMIT_WINDOW,
+        limits,
+        motor,
+    );
 }

@@ -32,7 +32,7 @@ use crate::body::BodySet;
 use crate::jacobian::{Row, angular_row, row};
 use crate::solver_body::SolverBodies;
 
-use super::{Joint, JointKind, JointSet};
+use super::{Joint, JointKind, JointSet, Motor};
 
 /// Row slots per joint (warm-start storage): 0–2 linear, 3–5 angular, 6 lower limit,
 /// 7 upper limit, 8 motor.
@@ -122,6 +122,15 @@ pub(crate) struct Frames {
     pub axis_b: Vec3,
 }
 
+/// The free axis of a joint with limits or a motor.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum FreeAxis {
+    /// Rotation about the unit axis (hinge).
+    Angular(Vec3),
+    /// Translation along the unit axis, rows at the world point (slider).
+    Linear(Vec3, Vec3),
+}
+
 /// Appends one joint's rows.
 pub(crate) struct RowBuilder<'a> {
     pub bodies: &'a SolverBodies,
@@ -146,7 +155,7 @@ impl RowBuilder<'_> {
         k: RowKind,
     ) {
         let (a, b) = (self.sa.index as usize, self.sb.index as usize);
-        let (r, _) = row(
+        let r = row(
             self.bodies,
             a,
             b,
@@ -162,6 +171,42 @@ impl RowBuilder<'_> {
         let (a, b) = (self.sa.index as usize, self.sb.index as usize);
         let r = angular_row(self.bodies, a, b, axis);
         self.push(slot, r, c, k, true, axis);
+    }
+
+    /// The rows of a free axis with coordinate `x` (hinge angle or slider travel): a limit
+    /// row (slots 6 and 7) for each stop `x` is within `window` of, and the motor row
+    /// (slot 8) along the axis.
+    pub fn stops_and_motor(
+        &mut self,
+        axis: FreeAxis,
+        x: f32,
+        window: f32,
+        limits: Option<(f32, f32)>,
+        motor: Option<Motor>,
+    ) {
+        if let Some((lo, hi)) = limits {
+            if x - lo < window {
+                self.along(axis, 1.0, 6, x - lo, RowKind::Limit);
+            }
+            if hi - x < window {
+                self.along(axis, -1.0, 7, hi - x, RowKind::Limit);
+            }
+        }
+        if let Some(m) = motor {
+            let kind = RowKind::Motor {
+                target: m.target_velocity,
+                max_impulse: m.max_force * self.p.h,
+            };
+            self.along(axis, 1.0, 8, 0.0, kind);
+        }
+    }
+
+    /// A row along `sign ·` the free axis.
+    fn along(&mut self, axis: FreeAxis, sign: f32, slot: usize, c: f32, k: RowKind) {
+        match axis {
+            FreeAxis::Angular(d) => self.angular(slot, d * sign, c, k),
+            FreeAxis::Linear(d, p) => self.linear(slot, d * sign, p, p, c, k),
+        }
     }
 
     fn push(&mut self, slot: usize, mut r: Row, c: f32, k: RowKind, angular: bool, dir: Vec3) {

@@ -1,0 +1,42 @@
+//! Pinned state hashes: three standard scenes after 2 s (120 steps) at the default
+//! settings must end in exactly these states. The packed solver (`wide.rs`) was checked
+//! this way to give bit for bit the states of the scalar sweep it replaced; any change
+//! that moves a bit of the simulation shows here.
+//!
+//! Updating: when a change is *meant* to change the simulation, run
+//! `cargo test -p thud --test pinned_state -- --nocapture`, check the new figures of the scenes
+//! (`thud run NAME`, `tests/stacking.rs`), and paste the printed hashes below with a
+//! line in the commit message saying why they moved. The hashes are of x86-64 Linux
+//! builds; another platform's libm (`atan2`, `sin`, `cos`) may round differently.
+
+#[path = "../crates/thud-dynamics/examples/support/scene_world.rs"]
+mod scene_world;
+
+use thud_dynamics::Settings;
+
+const PINNED: [(&str, u64); 3] = [
+    ("pyramid_20", 0x2e3c_9e5b_39a6_1950),
+    ("pile_1000", 0x2c53_1fc5_b00b_b2a1),
+    ("tower_20", 0x3540_0eb8_837a_769a),
+];
+
+#[test]
+fn standard_scenes_end_in_their_pinned_states() {
+    let mut wrong = Vec::new();
+    for (name, pinned) in PINNED {
+        let scene = thud_scene::standard(name).expect("standard scene");
+        let (mut world, handles) = scene_world::world(&scene, Settings::default());
+        for _ in 0..120 {
+            world.step().expect("step");
+        }
+        let h = scene_world::state_hash(&world, &handles);
+        println!("(\"{name}\", {h:#018x}),");
+        if h != pinned {
+            wrong.push(name);
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "states moved: {wrong:?} (see the module docs)"
+    );
+}
