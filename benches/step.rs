@@ -1,6 +1,6 @@
 //! Step time of every standard scene (`shared/scenes.md`, built by `thud_scene::standard`)
-//! at default settings, sleeping off, single thread; the same with
-//! `SweepOrder::Colored`; and the cost of one PGS row update.
+//! at default settings, sleeping off, on a one-thread rayon pool; the big scenes again on
+//! two threads (`_2t`) and with `SweepOrder::Colored`; and the cost of one PGS row update.
 //!
 //! `cargo bench --bench step -- --warm-up-time 1 --measurement-time 3`
 //!
@@ -10,6 +10,8 @@
 
 #[path = "../crates/thud-dynamics/examples/support/scene_world.rs"]
 mod scene_world;
+
+use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use thud_dynamics::{Settings, Stage, SweepOrder, World};
@@ -30,23 +32,50 @@ fn settled(name: &str, order: SweepOrder) -> World {
 fn step_time(c: &mut Criterion) {
     let mut group = c.benchmark_group("step");
     group.sample_size(20);
+    let pools: Vec<rayon::ThreadPool> = [1, 2]
+        .iter()
+        .map(|&n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .expect("pool")
+        })
+        .collect();
+    let big = ["pyramid_40", "pyramid_100", "pile_1000"];
     let runs = thud_scene::STANDARD_NAMES
         .iter()
-        .map(|&n| (n, SweepOrder::Sequential, n.to_string()))
+        .map(|&n| (n, SweepOrder::Sequential, 0, n.to_string()))
+        .chain(big.map(|n| (n, SweepOrder::Sequential, 1, format!("{n}_2t"))))
         .chain(
-            ["pyramid_40", "pile_1000"].map(|n| (n, SweepOrder::Colored, format!("{n}_colored"))),
+            ["pyramid_40", "pile_1000"]
+                .map(|n| (n, SweepOrder::Colored, 0, format!("{n}_colored"))),
         );
-    for (name, order, label) in runs {
-        let mut world = settled(name, order);
-        group.bench_function(&label, |b| b.iter(|| world.step().expect("step")));
+    for (name, order, pool, label) in runs {
+        let pool = &pools[pool];
+        let mut world = pool.install(|| settled(name, order));
+        // Every step runs on the pool (its thread count decides the parallel paths).
+        group.bench_function(&label, |b| {
+            b.iter_custom(|iters| {
+                pool.install(|| {
+                    let t = Instant::now();
+                    for _ in 0..iters {
+                        world.step().expect("step");
+                    }
+                    t.elapsed()
+                })
+            })
+        });
         // Row cost from the solver's own stage timer over a few steps.
-        let (mut solve, mut updates) = (0.0f64, 0.0f64);
-        for _ in 0..20 {
-            world.step().expect("step");
-            let s = world.stats();
-            solve += s.stage(Stage::Solve).as_secs_f64();
-            updates += (s.rows as f64) * f64::from(s.iterations);
-        }
+        let (solve, updates) = pool.install(|| {
+            let (mut solve, mut updates) = (0.0f64, 0.0f64);
+            for _ in 0..20 {
+                world.step().expect("step");
+                let s = world.stats();
+                solve += s.stage(Stage::Solve).as_secs_f64();
+                updates += (s.rows as f64) * f64::from(s.iterations);
+            }
+            (solve, updates)
+        });
         if updates > 0.0 {
             println!(
                 "{label}: {} rows, {} iterations, Solve stage {:.3} ms/step, {:.2} ns per row update",

@@ -14,6 +14,7 @@
 //! | `jacobian` | rows: 3×6 blocks, `T = M⁻¹Jᵀ`, `D`, `b̃ = b/D`, `J̃ = J/D` |
 //! | `pgs` | the projected Gauss-Seidel / SOR row update |
 //! | `color`, `wide` | graph colouring; the packed solver, four manifolds per SIMD lane |
+//! | `parallel` | the packed sweeps on several threads, in the serial order's dependencies |
 //! | `integrate` | semi-implicit Euler, gyroscopic term, damping |
 //! | `island` | union-find islands, sleeping, waking |
 //! | [`joint`] | [`JointBuilder`], [`Joint`]: ball, hinge, fixed, prismatic, distance rows |
@@ -47,6 +48,7 @@ mod island;
 mod jacobian;
 pub mod joint;
 pub mod material;
+mod parallel;
 mod pgs;
 pub mod settings;
 mod solver_body;

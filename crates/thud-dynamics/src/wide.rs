@@ -37,6 +37,7 @@ use glam::{BVec4A, Mat3, Vec3, Vec4};
 use crate::color::Coloring;
 use crate::contact::ContactStore;
 use crate::jacobian::Row;
+use crate::parallel::{self, Schedule};
 use crate::pgs;
 use crate::settings::SweepOrder;
 use crate::solver_body::{SolverBodies, Velocity};
@@ -178,6 +179,44 @@ pub(crate) struct Group {
     /// First wide point and number of wide points (the longest lane's point count).
     first: u32,
     count: u32,
+    /// Lanes whose body a (bits 0–3) or body b (bits 4–7) can move: only those `dV`s
+    /// are written back, so a static, kinematic or dummy body's entry is only ever read.
+    movable: u8,
+}
+
+impl Group {
+    /// The group's movable bodies' solver indices, lane order, a before b.
+    pub(crate) fn movable_bodies(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..8)
+            .filter(|&k| self.movable & (1 << k) != 0)
+            .map(|k| if k < 4 { self.a[k] } else { self.b[k - 4] })
+    }
+
+    /// Its wide points.
+    pub(crate) fn range(&self) -> std::ops::Range<usize> {
+        self.first as usize..(self.first + self.count) as usize
+    }
+}
+
+/// Where a group's kernel reads and writes velocity changes: `dV`, or the split pass's
+/// pseudo-velocities. A plain slice in the serial sweep, shared entries in `parallel.rs`.
+pub(crate) trait Velocities {
+    /// Entry `i`.
+    fn get(&self, i: u32) -> Velocity;
+    /// Overwrite entry `i`.
+    fn set(&mut self, i: u32, v: Velocity);
+}
+
+impl Velocities for [Velocity] {
+    #[inline(always)]
+    fn get(&self, i: u32) -> Velocity {
+        self[i as usize]
+    }
+
+    #[inline(always)]
+    fn set(&mut self, i: u32, v: Velocity) {
+        self[i as usize] = v;
+    }
 }
 
 /// The packed rows of a step (see the module table).
@@ -192,6 +231,9 @@ pub(crate) struct WideContacts {
     lanes: Vec<[u32; 4]>,
     split_lambda: Vec<Vec4>,
     sorted: Vec<u32>,
+    /// The dependency order of a multi-threaded sweep (`parallel.rs`); empty when the
+    /// step runs its sweeps on one thread.
+    schedule: Schedule,
 }
 
 #[inline(always)]
@@ -218,8 +260,8 @@ fn update(
 }
 
 #[inline(always)]
-fn gather(dv: &[Velocity], idx: [u32; 4]) -> WideVel {
-    let v = idx.map(|i| dv[i as usize]);
+fn gather<V: Velocities + ?Sized>(dv: &V, idx: [u32; 4]) -> WideVel {
+    let v = idx.map(|i| dv.get(i));
     let lanes = |f: fn(&Velocity) -> f32| Vec4::new(f(&v[0]), f(&v[1]), f(&v[2]), f(&v[3]));
     WideVel {
         lin: V3 {
@@ -235,23 +277,35 @@ fn gather(dv: &[Velocity], idx: [u32; 4]) -> WideVel {
     }
 }
 
+/// Write back the lanes whose bit is set in `movable` (bits 0–3 of the argument).
 #[inline(always)]
-fn scatter(dv: &mut [Velocity], idx: [u32; 4], w: &WideVel) {
+fn scatter<V: Velocities + ?Sized>(dv: &mut V, idx: [u32; 4], movable: u8, w: &WideVel) {
     for (l, &i) in idx.iter().enumerate() {
-        dv[i as usize] = Velocity {
-            lin: w.lin.lane(l),
-            ang: w.ang.lane(l),
-        };
+        if movable & (1 << l) != 0 {
+            dv.set(
+                i,
+                Velocity {
+                    lin: w.lin.lane(l),
+                    ang: w.ang.lane(l),
+                },
+            );
+        }
     }
 }
 
-/// One group: gather, the points in order (forward or backward), scatter.
+/// One group: gather, the points in order (forward or backward), scatter. `pts` are
+/// the group's own wide points.
 #[inline(always)]
-fn solve_group(g: &Group, points: &mut [WidePoint], dv: &mut [Velocity], omega: Vec4, back: bool) {
+pub(crate) fn solve_group<V: Velocities + ?Sized>(
+    g: &Group,
+    pts: &mut [WidePoint],
+    dv: &mut V,
+    omega: Vec4,
+    back: bool,
+) {
     let mut va = gather(dv, g.a);
     let mut vb = gather(dv, g.b);
     let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
-    let pts = &mut points[g.first as usize..(g.first + g.count) as usize];
     let point = |p: &mut WidePoint| {
         let bound = (g.friction * p.rows[0].lambda).max(Vec4::ZERO);
         let [rn, r1, r2] = &mut p.rows;
@@ -261,18 +315,23 @@ fn solve_group(g: &Group, points: &mut [WidePoint], dv: &mut [Velocity], omega: 
         update(rn, Vec4::ZERO, inf, omega, ima, imb, &mut va, &mut vb);
     };
     pgs::each_mut(pts, back, point);
-    scatter(dv, g.a, &va);
-    scatter(dv, g.b, &vb);
+    scatter(dv, g.a, g.movable, &va);
+    scatter(dv, g.b, g.movable >> 4, &vb);
 }
 
-/// One group of the split-impulse position pass (normal rows, `b̃` = split `b̃`).
+/// One group of the split-impulse position pass (normal rows, `b̃` = split `b̃`); `pts`
+/// and `lambda` are the group's own.
 #[inline(always)]
-fn split_group(g: &Group, points: &[WidePoint], lambda: &mut [Vec4], pseudo: &mut [Velocity]) {
+pub(crate) fn split_group<V: Velocities + ?Sized>(
+    g: &Group,
+    pts: &[WidePoint],
+    lambda: &mut [Vec4],
+    pseudo: &mut V,
+) {
     let mut va = gather(pseudo, g.a);
     let mut vb = gather(pseudo, g.b);
-    let range = g.first as usize..(g.first + g.count) as usize;
     let inf = Vec4::splat(f32::INFINITY);
-    for (p, l) in points[range.clone()].iter().zip(&mut lambda[range]) {
+    for (p, l) in pts.iter().zip(lambda) {
         // Rows with nothing to correct and no impulse yet sit the pass out (as in
         // `pgs::split_sweep`): a zero row leaves its lane's λ and velocities alone.
         let idle = p.split_b.cmpeq(Vec4::ZERO) & l.cmpeq(Vec4::ZERO);
@@ -296,8 +355,8 @@ fn split_group(g: &Group, points: &[WidePoint], lambda: &mut [Vec4], pseudo: &mu
         );
         *l = r.lambda;
     }
-    scatter(pseudo, g.a, &va);
-    scatter(pseudo, g.b, &vb);
+    scatter(pseudo, g.a, g.movable, &va);
+    scatter(pseudo, g.b, g.movable >> 4, &vb);
 }
 
 impl WideContacts {
@@ -346,6 +405,9 @@ impl WideContacts {
                     g.inv_mass_a[l] = first.inv_mass_a;
                     g.inv_mass_b[l] = first.inv_mass_b;
                     g.friction[l] = first.friction;
+                    let movable = |i: u32| !self.fixed[i as usize];
+                    g.movable |=
+                        u8::from(movable(first.a)) << l | u8::from(movable(first.b)) << (l + 4);
                     for k in 0..n {
                         let i = (s + k) as usize;
                         let w = (g.first + k) as usize;
@@ -363,6 +425,25 @@ impl WideContacts {
         }
         self.split_lambda.clear();
         self.split_lambda.resize(self.points.len(), Vec4::ZERO);
+        self.schedule.clear();
+        if rayon::current_num_threads() > 1
+            && self.groups.len() >= parallel::MIN_GROUPS
+            && self.coloring.overflow.is_empty()
+        {
+            self.schedule
+                .build(&self.groups, bodies.len(), rayon::current_num_threads());
+        }
+    }
+
+    /// Whether this step's sweeps have a multi-threaded schedule.
+    pub fn schedules(&self) -> bool {
+        self.schedule.len() == self.groups.len() && !self.groups.is_empty()
+    }
+
+    /// Whether these sweeps can run on the pool's threads: a schedule was built, and
+    /// there are no joint rows (they run serially at the start of each sweep).
+    fn parallel(&self, joints: usize) -> bool {
+        self.schedules() && joints == 0
     }
 
     /// Colours in use and overflow manifolds (for the step's counters).
@@ -390,7 +471,7 @@ impl WideContacts {
             let c = if back { n - 1 - c } else { c };
             let (g0, g1) = self.color_groups[c];
             for g in &self.groups[g0 as usize..g1 as usize] {
-                solve_group(g, &mut self.points, dv, w, back);
+                solve_group(g, &mut self.points[g.range()], dv, w, back);
             }
         }
         if !back {
@@ -421,6 +502,12 @@ impl WideContacts {
         omega: f32,
         symmetric: bool,
     ) {
+        if self.parallel(joints.len()) && !symmetric {
+            self.schedule
+                .velocity_sweeps(&self.groups, &mut self.points, dv, iterations, omega);
+            dv[0] = Velocity::ZERO;
+            return;
+        }
         for k in 0..iterations {
             self.sweep(store, joints, dv, omega, symmetric && k % 2 == 1);
         }
@@ -441,10 +528,42 @@ impl WideContacts {
         }
     }
 
+    /// The split-impulse position pass: `iterations` sweeps of the joints' position rows
+    /// and the contacts' (`split_sweep`).
+    pub fn split_solve(
+        &mut self,
+        store: &mut ContactStore,
+        joints: &mut crate::joint::rows::JointRows,
+        pseudo: &mut [Velocity],
+        iterations: u32,
+    ) {
+        if self.parallel(joints.rows.len()) {
+            self.schedule.split_sweeps(
+                &self.groups,
+                &self.points,
+                &mut self.split_lambda,
+                pseudo,
+                iterations,
+            );
+            pseudo[0] = Velocity::ZERO;
+            return;
+        }
+        for _ in 0..iterations {
+            pgs::split_sweep_joints(&joints.rows, &mut joints.split_lambda, pseudo);
+            self.split_sweep(store, pseudo);
+        }
+    }
+
     /// One sweep of the split-impulse position pass: colours, then overflow.
     pub fn split_sweep(&mut self, store: &mut ContactStore, pseudo: &mut [Velocity]) {
         for g in &self.groups {
-            split_group(g, &self.points, &mut self.split_lambda, pseudo);
+            let r = g.range();
+            split_group(
+                g,
+                &self.points[r.clone()],
+                &mut self.split_lambda[r],
+                pseudo,
+            );
         }
         for &m in &self.coloring.overflow {
             let (s, n) = store.manifold_points[m as usize];

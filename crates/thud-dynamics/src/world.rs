@@ -711,12 +711,12 @@ impl World {
             &mut self.solver.dv,
         );
         if s.penetration == PenetrationMode::SplitImpulse {
-            let jr = &mut self.joint_rows;
-            for _ in 0..s.split_iterations {
-                pgs::split_sweep_joints(&jr.rows, &mut jr.split_lambda, &mut self.solver.pseudo);
-                self.wide
-                    .split_sweep(&mut self.contacts, &mut self.solver.pseudo);
-            }
+            self.wide.split_solve(
+                &mut self.contacts,
+                &mut self.joint_rows,
+                &mut self.solver.pseudo,
+                s.split_iterations,
+            );
         }
     }
 
