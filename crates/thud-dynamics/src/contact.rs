@@ -12,6 +12,7 @@
 //!
 //! | array | bytes per point | what |
 //! |---|---|---|
+//! | `inputs` | 56 | [`PointInput`]: bodies, normal, point, separation, materials, warm start |
 //! | `points` | 236 | [`ContactRows`]: bodies, inverse masses, μ, three rows |
 //! | `source` | 8 | (manifold index, point index) in the narrowphase, for write-back |
 //! | `split_b`, `split_lambda` | 8 | split-impulse position rows |
@@ -22,6 +23,7 @@
 //! `√(μa·μb)`) and [`Settings::restitution_combine`](crate::Settings) (default max).
 
 use glam::Vec3;
+use rayon::prelude::*;
 use smallvec::SmallVec;
 use thud_collide::PairManifold;
 
@@ -30,14 +32,21 @@ use crate::jacobian::{BuildParams, ContactRows, PointInput, build_point};
 use crate::material::{CombineRule, Material};
 use crate::solver_body::SolverBodies;
 
+/// From this many points on, rows are built on the pool's threads.
+pub(crate) const PARALLEL_POINTS: usize = 1024;
+
 /// The flat per-point arrays of the solver (see the module table).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ContactStore {
+    /// What each point's rows are built from (store order).
+    pub inputs: Vec<PointInput>,
     pub points: Vec<ContactRows>,
     pub source: Vec<(u32, u32)>,
     pub split_b: Vec<f32>,
     pub split_lambda: Vec<f32>,
     pub restitution: Vec<(u32, f32)>,
+    /// The restitution pass's `b̃` of each point, if it bounces (scratch of `build`).
+    pub bounce: Vec<Option<f32>>,
     /// (first point, point count) of each manifold with points, in store order.
     pub manifold_points: Vec<(u32, u32)>,
     /// Island root (body slot) of each point, for the exact mode.
@@ -64,7 +73,9 @@ pub(crate) struct BuildContext<'a> {
 }
 
 impl ContactStore {
-    /// Rebuild every row from the manifolds.
+    /// Rebuild every row from the manifolds: first what each point needs (in store
+    /// order, one pass), then the rows, which are independent of each other and are
+    /// built on the pool's threads when there are enough of them.
     pub fn build(
         &mut self,
         manifolds: &[PairManifold],
@@ -72,15 +83,14 @@ impl ContactStore {
         bodies: &SolverBodies,
         params: &BuildParams,
     ) {
-        self.points.clear();
+        self.inputs.clear();
         self.source.clear();
-        self.split_b.clear();
-        self.split_lambda.clear();
         self.restitution.clear();
         self.manifold_points.clear();
         self.island.clear();
         self.manifolds = 0;
         self.warm_started = 0;
+        let mut bouncy = false;
         for (mi, pm) in manifolds.iter().enumerate() {
             let (ka, kb) = (pm.a as usize, pm.b as usize);
             let (ba, bb) = (ctx.collider_body[ka], ctx.collider_body[kb]);
@@ -96,15 +106,16 @@ impl ContactStore {
             let restitution = ctx
                 .restitution_combine
                 .combine(ma.restitution, mb.restitution);
+            bouncy |= restitution > 0.0;
             let island = if bodies.inv_mass[sa as usize] > 0.0 {
                 ctx.island_root[ba as usize]
             } else {
                 ctx.island_root[bb as usize]
             };
             self.manifolds += 1;
-            let first = self.points.len() as u32;
+            let first = self.inputs.len() as u32;
             for (pi, cp) in pm.manifold.points.iter().enumerate() {
-                let input = PointInput {
+                self.inputs.push(PointInput {
                     a: sa,
                     b: sb,
                     normal: pm.manifold.normal,
@@ -113,25 +124,65 @@ impl ContactStore {
                     friction,
                     restitution,
                     warm: [cp.user[0], cp.user[1], cp.user[2]],
-                };
-                if cp.user[0] != 0.0 {
-                    self.warm_started += 1;
-                }
-                let (rows, extra) = build_point(bodies, &input, params);
-                let index = self.points.len() as u32;
-                self.points.push(rows);
+                });
+                self.warm_started += usize::from(cp.user[0] != 0.0);
                 self.source.push((mi as u32, pi as u32));
-                self.split_b.push(extra.split_b);
-                self.split_lambda.push(0.0);
                 self.island.push(island);
-                if let Some(b) = extra.restitution_b {
-                    self.restitution.push((index, b));
-                }
             }
-            let count = self.points.len() as u32 - first;
+            let count = self.inputs.len() as u32 - first;
             if count > 0 {
                 self.manifold_points.push((first, count));
             }
+        }
+
+        // Every entry below is overwritten, so the buffers only grow, never reset.
+        let n = self.inputs.len();
+        self.points.truncate(n);
+        self.points.resize(n, ContactRows::default());
+        self.split_b.truncate(n);
+        self.split_b.resize(n, 0.0);
+        self.bounce.truncate(n);
+        self.bounce.resize(n, None);
+        self.split_lambda.clear();
+        self.split_lambda.resize(n, 0.0);
+        let one = |(input, ((rows, split), bounce)): (
+            &PointInput,
+            ((&mut ContactRows, &mut f32), &mut Option<f32>),
+        )| {
+            let (r, extra) = build_point(bodies, input, params);
+            *rows = r;
+            *split = extra.split_b;
+            *bounce = extra.restitution_b;
+        };
+        if n >= PARALLEL_POINTS && rayon::current_num_threads() > 1 {
+            self.inputs
+                .par_iter()
+                .zip(
+                    self.points
+                        .par_iter_mut()
+                        .zip(self.split_b.par_iter_mut())
+                        .zip(self.bounce.par_iter_mut()),
+                )
+                .with_min_len(PARALLEL_POINTS / 4)
+                .for_each(one);
+        } else {
+            self.inputs
+                .iter()
+                .zip(
+                    self.points
+                        .iter_mut()
+                        .zip(self.split_b.iter_mut())
+                        .zip(self.bounce.iter_mut()),
+                )
+                .for_each(one);
+        }
+        if bouncy {
+            self.restitution.extend(
+                self.bounce
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, b)| b.map(|b| (i as u32, b))),
+            );
         }
     }
 

@@ -33,10 +33,11 @@
 use std::ops::{Add, AddAssign, Mul, Sub, SubAssign};
 
 use glam::{BVec4A, Mat3, Vec3, Vec4};
+use rayon::prelude::*;
 
 use crate::color::Coloring;
-use crate::contact::ContactStore;
-use crate::jacobian::Row;
+use crate::contact::{ContactStore, PARALLEL_POINTS};
+use crate::jacobian::{ContactRows, Row};
 use crate::parallel::{self, Schedule};
 use crate::pgs;
 use crate::settings::SweepOrder;
@@ -168,6 +169,26 @@ pub(crate) struct WidePoint {
     split_b: Vec4,
 }
 
+impl WidePoint {
+    /// Lane `l` from the store's point `lanes[l]`, zero rows where it is `u32::MAX`.
+    fn fill(&mut self, lanes: &[u32; 4], store: &ContactStore) {
+        for (l, &i) in lanes.iter().enumerate() {
+            if i == u32::MAX {
+                for wr in &mut self.rows {
+                    wr.set(l, &Row::default());
+                }
+                self.split_b[l] = 0.0;
+            } else {
+                let i = i as usize;
+                for (wr, r) in self.rows.iter_mut().zip(&store.points[i].rows) {
+                    wr.set(l, r);
+                }
+                self.split_b[l] = store.split_b[i];
+            }
+        }
+    }
+}
+
 /// Four manifolds of one colour.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Group {
@@ -229,6 +250,8 @@ pub(crate) struct WideContacts {
     color_groups: Vec<(u32, u32)>,
     points: Vec<WidePoint>,
     lanes: Vec<[u32; 4]>,
+    /// The lane of each store point, `4·wide point + lane` (`u32::MAX`: overflow).
+    at: Vec<u32>,
     split_lambda: Vec<Vec4>,
     sorted: Vec<u32>,
     /// The dependency order of a multi-threaded sweep (`parallel.rs`); empty when the
@@ -379,8 +402,9 @@ impl WideContacts {
         );
         self.groups.clear();
         self.color_groups.clear();
-        self.points.clear();
         self.lanes.clear();
+        self.at.clear();
+        self.at.resize(pts.len(), u32::MAX);
         for c in 0..self.coloring.used() {
             let start = self.groups.len() as u32;
             self.sorted.clear();
@@ -390,13 +414,12 @@ impl WideContacts {
                 .sort_unstable_by_key(|&m| (std::cmp::Reverse(mp[m as usize].1), m));
             for chunk in self.sorted.chunks(4) {
                 let mut g = Group {
-                    first: self.points.len() as u32,
+                    first: self.lanes.len() as u32,
                     count: chunk.iter().map(|&m| mp[m as usize].1).max().unwrap_or(0),
                     ..Group::default()
                 };
-                self.points
-                    .resize(self.points.len() + g.count as usize, WidePoint::default());
-                self.lanes.resize(self.points.len(), [u32::MAX; 4]);
+                self.lanes
+                    .resize(self.lanes.len() + g.count as usize, [u32::MAX; 4]);
                 for (l, &m) in chunk.iter().enumerate() {
                     let (s, n) = mp[m as usize];
                     let first = &pts[s as usize];
@@ -409,19 +432,29 @@ impl WideContacts {
                     g.movable |=
                         u8::from(movable(first.a)) << l | u8::from(movable(first.b)) << (l + 4);
                     for k in 0..n {
-                        let i = (s + k) as usize;
-                        let w = (g.first + k) as usize;
-                        let wp = &mut self.points[w];
-                        for (wr, r) in wp.rows.iter_mut().zip(&pts[i].rows) {
-                            wr.set(l, r);
-                        }
-                        wp.split_b[l] = store.split_b[i];
-                        self.lanes[w][l] = i as u32;
+                        let (i, w) = (s + k, g.first + k);
+                        self.lanes[w as usize][l] = i;
+                        self.at[i as usize] = 4 * w + l as u32;
                     }
                 }
                 self.groups.push(g);
             }
             self.color_groups.push((start, self.groups.len() as u32));
+        }
+        // Copy the rows into their lanes; each wide point is independent. Every lane is
+        // written (empty ones with zero rows), so the buffer is only grown, never reset.
+        let n = self.lanes.len();
+        self.points.truncate(n);
+        self.points.resize(n, WidePoint::default());
+        let fill = |(wp, lanes): (&mut WidePoint, &[u32; 4])| wp.fill(lanes, store);
+        if n >= PARALLEL_POINTS && rayon::current_num_threads() > 1 {
+            self.points
+                .par_iter_mut()
+                .zip(self.lanes.par_iter())
+                .with_min_len(PARALLEL_POINTS / 4)
+                .for_each(fill);
+        } else {
+            self.points.iter_mut().zip(&self.lanes).for_each(fill);
         }
         self.split_lambda.clear();
         self.split_lambda.resize(self.points.len(), Vec4::ZERO);
@@ -513,18 +546,25 @@ impl WideContacts {
         }
     }
 
-    /// Copy the lanes' λ back into the contact store.
+    /// Copy the lanes' λ back into the contact store (overflow points keep their own).
     pub fn unpack(&self, store: &mut ContactStore) {
-        for (wp, lanes) in self.points.iter().zip(&self.lanes) {
-            for (l, &i) in lanes.iter().enumerate() {
-                if i == u32::MAX {
-                    continue;
-                }
-                let c = &mut store.points[i as usize];
-                for (r, wr) in c.rows.iter_mut().zip(&wp.rows) {
+        let one = |(c, &at): (&mut ContactRows, &u32)| {
+            if at != u32::MAX {
+                let (w, l) = ((at / 4) as usize, (at % 4) as usize);
+                for (r, wr) in c.rows.iter_mut().zip(&self.points[w].rows) {
                     r.lambda = wr.lambda[l];
                 }
             }
+        };
+        if store.points.len() >= PARALLEL_POINTS && rayon::current_num_threads() > 1 {
+            store
+                .points
+                .par_iter_mut()
+                .zip(self.at.par_iter())
+                .with_min_len(PARALLEL_POINTS / 4)
+                .for_each(one);
+        } else {
+            store.points.iter_mut().zip(&self.at).for_each(one);
         }
     }
 
