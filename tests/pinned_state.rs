@@ -1,7 +1,9 @@
 //! Pinned state hashes: three standard scenes after 2 s (120 steps) at the default
 //! settings must end in exactly these states. The packed solver (`wide.rs`) was checked
 //! this way to give bit for bit the states of the scalar sweep it replaced; any change
-//! that moves a bit of the simulation shows here.
+//! that moves a bit of the simulation shows here. (`tower_20` moved once since, on
+//! purpose: the auto mode now keeps PGS's answer when it already satisfies the island's
+//! LCP to `Settings::exact_tolerance`; the parallel sweeps moved nothing.)
 //!
 //! Updating: when a change is *meant* to change the simulation, run
 //! `cargo test -p thud --test pinned_state -- --nocapture`, check the new figures of the scenes
@@ -17,7 +19,7 @@ use thud_dynamics::Settings;
 const PINNED: [(&str, u64); 3] = [
     ("pyramid_20", 0x2e3c_9e5b_39a6_1950),
     ("pile_1000", 0x2c53_1fc5_b00b_b2a1),
-    ("tower_20", 0x3540_0eb8_837a_769a),
+    ("tower_20", 0x0f69_99fe_0a8a_7d63),
 ];
 
 #[test]

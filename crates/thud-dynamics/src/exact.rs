@@ -304,6 +304,34 @@ fn plausible(items: &[Item], lambda: &[f64]) -> bool {
     lambda.iter().all(|l| l.abs() <= MAX_GROWTH * scale)
 }
 
+/// How far the current λ and `dV` are from solving the island's BLCP, as a velocity:
+/// the largest `D_i·|mid(lo_i, λ_i − w_i/D_i, hi_i) − λ_i|` over the rows, with
+/// `w = Aλ + b = D·(b̃ + J̃·dV) + γλ` (the natural-map residual: zero exactly at a
+/// solution, and what one more PGS update would change, in m/s). Friction bounds are
+/// `±μλₙ` of the current normal impulse. A resting structure warm-started from last
+/// step's exact answer stays at that fixed point, so its island is skipped until
+/// something changes.
+fn residual(items: &[Item], dv: &[Velocity]) -> f32 {
+    items
+        .iter()
+        .map(|it| {
+            let r = &it.row;
+            let (va, vb) = (dv[it.a as usize], dv[it.b as usize]);
+            let jdv = r.j_lin.dot(vb.lin - va.lin) + r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang);
+            let (lo, hi) = match it.pair {
+                Some((n, mu)) => {
+                    let bound = (mu as f32 * items[n].row.lambda).max(0.0);
+                    (-bound, bound)
+                }
+                None => (it.lo as f32, it.hi as f32),
+            };
+            let w_over_d = r.b + jdv + it.gamma as f32 * r.lambda / r.d.max(f32::MIN_POSITIVE);
+            let new = (r.lambda - w_over_d).clamp(lo, hi);
+            r.d * (new - r.lambda).abs()
+        })
+        .fold(0.0, f32::max)
+}
+
 /// Which islands the exact solve takes.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Rule {
@@ -314,6 +342,9 @@ pub(crate) struct Rule {
     /// the step to PGS: their contacts are changing, so the pivoting search is long,
     /// and the stiffness of an exact answer matters for resting structures.
     pub max_speed: f32,
+    /// Keep the PGS answer of an island whose rows PGS already satisfies to this
+    /// velocity (m/s): see [`residual`]. Zero: always solve.
+    pub tolerance: f32,
 }
 
 impl Rule {
@@ -327,12 +358,14 @@ impl Rule {
                 min_bodies: 0,
                 mass_ratio: 0.0,
                 max_speed: f32::INFINITY,
+                tolerance: 0.0,
             }),
             SolverMode::Auto => Some(Rule {
                 max_rows: s.exact_max_rows,
                 min_bodies: s.exact_min_bodies,
                 mass_ratio: s.exact_mass_ratio,
                 max_speed: s.exact_max_speed,
+                tolerance: s.exact_tolerance,
             }),
         }
     }
@@ -405,6 +438,9 @@ pub(crate) fn solve_islands(
         if (ids.len() < rule.min_bodies && ratio < rule.mass_ratio)
             || (!idx.is_empty() && fastest(&ids, bodies) > rule.max_speed)
         {
+            continue;
+        }
+        if rule.tolerance > 0.0 && residual(&its, &bodies.dv) <= rule.tolerance {
             continue;
         }
         if let Ok(lambda) = solve_items(&its, s.exact_outer_passes)
@@ -541,5 +577,29 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         let (problems, _) = thud_lcp::json::parse_problems(&text).unwrap();
         assert_eq!(problems[0].problem.n(), 6);
+    }
+
+    #[test]
+    fn residual_is_zero_at_the_exact_answer_and_large_away_from_it() {
+        let mut pts = two_spheres();
+        let mut dv = vec![Velocity::ZERO; 3];
+        let its = items(&pts, &[0, 1], &[], &[]);
+        // Nothing solved yet: the spheres approach at several m/s.
+        let start = residual(&its, &dv);
+        assert!(start > 0.1, "{start}");
+        let lambda = solve_items(&its, 20).unwrap();
+        apply(&its, &lambda, &mut pts, &mut [], &mut dv);
+        let solved = residual(&items(&pts, &[0, 1], &[], &[]), &dv);
+        assert!(solved < 1e-5, "{solved}");
+        // PGS from the exact answer stays there: the auto mode's skip.
+        pgs::solve(&mut [], &mut pts, &mut dv, 16, 1.0, false);
+        let after = residual(&items(&pts, &[0, 1], &[], &[]), &dv);
+        assert!(after < 1e-5, "{after}");
+        // One sweep from zero is far from it.
+        let mut p2 = two_spheres();
+        let mut dv2 = vec![Velocity::ZERO; 3];
+        pgs::solve(&mut [], &mut p2, &mut dv2, 1, 1.0, false);
+        let one = residual(&items(&p2, &[0, 1], &[], &[]), &dv2);
+        assert!(one > 100.0 * after.max(1e-7), "{one} vs {after}");
     }
 }

@@ -36,9 +36,9 @@
 //! y axis otherwise; `t₂ = n × t₁`. It depends on `n` alone and is continuous around the
 //! axis-aligned normals boxes produce, so warm-started friction impulses keep meaning.
 
-use glam::Vec3;
+use glam::{Mat3, Vec3};
 
-use crate::solver_body::SolverBodies;
+use crate::solver_body::{SolverBodies, Velocity};
 
 /// One constraint row: `J̃` blocks, `T` angular blocks, `b̃`, `λ` and `D`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -149,22 +149,45 @@ fn blocks_row(
     ja: Vec3,
     jb: Vec3,
 ) -> Row {
-    let ta = bodies.inv_inertia[a] * ja;
-    let tb = bodies.inv_inertia[b] * jb;
-    let diag = lin_mass + ja.dot(ta) + jb.dot(tb);
-    let inv_d = if diag > 0.0 { 1.0 / diag } else { 0.0 };
-    // J·Vnc for this row.
-    let (va, vb) = (bodies.vnc[a], bodies.vnc[b]);
-    let jv = d.dot(vb.lin - va.lin) + ja.dot(va.ang) + jb.dot(vb.ang);
-    Row {
-        j_lin: d * inv_d,
-        j_ang_a: ja * inv_d,
-        j_ang_b: jb * inv_d,
-        t_ang_a: ta,
-        t_ang_b: tb,
-        b: jv * inv_d,
-        lambda: 0.0,
-        d: diag,
+    let pair = Pair::of(bodies, a, b);
+    pair.row(d, lin_mass, ja, jb)
+}
+
+/// What one row needs of its two bodies, loaded once for the three rows of a point.
+#[derive(Clone, Copy)]
+struct Pair {
+    inv_i: [Mat3; 2],
+    vnc: [Velocity; 2],
+}
+
+impl Pair {
+    #[inline(always)]
+    fn of(bodies: &SolverBodies, a: usize, b: usize) -> Self {
+        Self {
+            inv_i: [bodies.inv_inertia[a], bodies.inv_inertia[b]],
+            vnc: [bodies.vnc[a], bodies.vnc[b]],
+        }
+    }
+
+    #[inline(always)]
+    fn row(&self, d: Vec3, lin_mass: f32, ja: Vec3, jb: Vec3) -> Row {
+        let ta = self.inv_i[0] * ja;
+        let tb = self.inv_i[1] * jb;
+        let diag = lin_mass + ja.dot(ta) + jb.dot(tb);
+        let inv_d = if diag > 0.0 { 1.0 / diag } else { 0.0 };
+        // J·Vnc for this row.
+        let [va, vb] = self.vnc;
+        let jv = d.dot(vb.lin - va.lin) + ja.dot(va.ang) + jb.dot(vb.ang);
+        Row {
+            j_lin: d * inv_d,
+            j_ang_a: ja * inv_d,
+            j_ang_b: jb * inv_d,
+            t_ang_a: ta,
+            t_ang_b: tb,
+            b: jv * inv_d,
+            lambda: 0.0,
+            d: diag,
+        }
     }
 }
 
@@ -193,9 +216,10 @@ pub(crate) fn build_point(
     let (t1, t2) = tangents(n);
     let r_a = p.point - bodies.com[a];
     let r_b = p.point - bodies.com[b];
-    let mut rn = row(bodies, a, b, n, r_a, r_b);
-    let mut r1 = row(bodies, a, b, t1, r_a, r_b);
-    let mut r2 = row(bodies, a, b, t2, r_a, r_b);
+    let lin_mass = bodies.inv_mass[a] + bodies.inv_mass[b];
+    let pair = Pair::of(bodies, a, b);
+    let row = |d: Vec3| pair.row(d, lin_mass, -r_a.cross(d), r_b.cross(d));
+    let (mut rn, mut r1, mut r2) = (row(n), row(t1), row(t2));
     let inv_dn = 1.0 / rn.d;
     let mut extra = PointExtra::default();
 
@@ -248,8 +272,6 @@ const _: () = assert!(std::mem::size_of::<ContactRows>() == 236);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver_body::Velocity;
-    use glam::Mat3;
 
     #[test]
     fn tangent_basis_is_orthonormal_and_stable() {

@@ -131,6 +131,11 @@ pub struct Settings {
     /// left to PGS — exact answers matter for resting structures, and moving contacts
     /// make the pivoting search long.
     pub exact_max_speed: f32,
+    /// Auto mode: an island whose PGS answer already satisfies its LCP to this velocity
+    /// (m/s, the natural-map residual) keeps it and skips the exact solve. A resting
+    /// tower warm-started from last step's exact answer stays within it, so it pays for
+    /// the dense solve only when something changes. Zero: solve every step.
+    pub exact_tolerance: f32,
     /// Fraction of a joint's position error removed per step (`0..=1`).
     pub joint_erp: f32,
     /// Exact mode: outer passes refreshing the friction bounds ±μλₙ.
@@ -169,6 +174,7 @@ impl Default for Settings {
             exact_min_bodies: 4,
             exact_mass_ratio: 10.0,
             exact_max_speed: 0.5,
+            exact_tolerance: 1e-4,
             joint_erp: 0.5,
             exact_outer_passes: 1,
         }
@@ -218,6 +224,7 @@ impl Settings {
             (self.time_to_sleep, "time_to_sleep"),
             (self.exact_mass_ratio, "exact_mass_ratio"),
             (self.exact_max_speed, "exact_max_speed"),
+            (self.exact_tolerance, "exact_tolerance"),
             (self.joint_erp, "joint_erp"),
         ] {
             non_negative(v, what)?;
