@@ -14,6 +14,7 @@
 
 mod engine;
 mod error;
+mod heap;
 mod measure;
 mod rapier_side;
 mod table;
@@ -33,6 +34,9 @@ use crate::rapier_side::{Budget, RapierEngine};
 use crate::table::Row;
 use crate::thud_side::ThudEngine;
 
+#[global_allocator]
+static ALLOC: heap::Counting = heap::Counting;
+
 /// thud beside Rapier on the standard scenes: step times and quality figures.
 #[derive(Debug, Parser)]
 #[command(version, about)]
@@ -51,6 +55,10 @@ struct Args {
     /// Also write the figures as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Threads of thud's rayon pool (Rapier is built without its `parallel` feature and
+    /// always runs on one).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// The scenes named by `--scenes`.
@@ -110,6 +118,13 @@ fn run_one(
 }
 
 fn run(args: &Args) -> Result<(), CompareError> {
+    if args.threads == 0 {
+        return Err(CompareError::Usage("--threads must be at least 1".into()));
+    }
+    // Fails only if a pool exists already, which nothing here builds before.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build_global();
     let chosen = scenes(&args.scenes)?;
     let thud_iterations = thud_dynamics::Settings::default().iterations;
     let mut rows = Vec::with_capacity(chosen.len());
@@ -122,12 +137,20 @@ fn run(args: &Args) -> Result<(), CompareError> {
             Budget::Default
         };
         let thud = {
+            let start = heap::live();
             let mut e = ThudEngine::new(scene)?;
-            run_one(&mut e, scene, steps)?
+            let built = heap::live().saturating_sub(start);
+            let mut f = run_one(&mut e, scene, steps)?;
+            f.heap = Some((built, heap::live().saturating_sub(start)));
+            f
         };
         let rapier = {
+            let start = heap::live();
             let mut e = RapierEngine::new(scene, budget)?;
-            run_one(&mut e, scene, steps)?
+            let built = heap::live().saturating_sub(start);
+            let mut f = run_one(&mut e, scene, steps)?;
+            f.heap = Some((built, heap::live().saturating_sub(start)));
+            f
         };
         rows.push(Row {
             scene: scene.name.clone(),
@@ -143,16 +166,20 @@ fn run(args: &Args) -> Result<(), CompareError> {
     let heading = format!(
         "thud (Settings::without_sleeping(): {thud_iterations} PGS iterations) vs Rapier \
          (IntegrationParameters::default(){}: {rapier_iterations} solver iterations); \
-         sleeping off, single thread",
-        if args.matched { ", matched budget" } else { "" }
+         sleeping off; thud on {} thread(s), Rapier on one",
+        if args.matched { ", matched budget" } else { "" },
+        args.threads
     );
     println!("{}", table::markdown(&rows, &heading));
+    println!("Memory (live heap bytes, counted by the comparison's global allocator):\n");
+    println!("{}", table::memory_markdown(&rows));
     if let Some(path) = &args.json {
         let settings = json!({
             "matched": args.matched,
             "thud_iterations": thud_iterations,
             "rapier_solver_iterations": rapier_iterations,
             "seconds": args.seconds,
+            "thud_threads": args.threads,
         });
         let text = serde_json::to_string_pretty(&table::json(&rows, settings))
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));

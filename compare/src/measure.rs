@@ -51,6 +51,9 @@ pub struct Figures {
     pub energy_rebound: f64,
     /// Contact points the engine held after the last step.
     pub contact_points: usize,
+    /// Live heap bytes the engine held once the scene was built, and after the run
+    /// (filled in by the caller, which owns the counting allocator).
+    pub heap: Option<(usize, usize)>,
 }
 
 /// Total energy of the states, J.
@@ -136,5 +139,6 @@ pub fn run(
         energy_rise: energy_tracker.rise,
         energy_rebound: energy_tracker.rebound,
         contact_points: engine.contact_points(),
+        heap: None,
     })
 }

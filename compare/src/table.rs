@@ -72,6 +72,46 @@ pub fn markdown(rows: &[Row], heading: &str) -> String {
     s
 }
 
+/// `bytes / n` as a whole number, or `–`.
+fn per(bytes: usize, n: usize) -> String {
+    bytes
+        .checked_div(n)
+        .map_or_else(|| "–".to_string(), |b| b.to_string())
+}
+
+/// The memory table of `rows`: live heap bytes of each engine once the scene was built
+/// and after its run, and two derived figures: bytes per dynamic body (the built world,
+/// before any contact exists) and bytes per contact point (what stepping added, over
+/// the contact points held at the end).
+#[must_use]
+pub fn memory_markdown(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| scene | contact points thud/Rapier | heap built KiB thud/Rapier \
+         | heap after KiB thud/Rapier | B per body thud/Rapier | B per contact point thud/Rapier |\n\
+         |---|---:|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        let (Some((tb, ta)), Some((rb, ra))) = (r.thud.heap, r.rapier.heap) else {
+            continue;
+        };
+        let (tc, rc) = (r.thud.contact_points, r.rapier.contact_points);
+        let _ = writeln!(
+            s,
+            "| {} | {tc} / {rc} | {} / {} | {} / {} | {} / {} | {} / {} |",
+            r.scene,
+            tb / 1024,
+            rb / 1024,
+            ta / 1024,
+            ra / 1024,
+            per(tb, r.dynamic_bodies),
+            per(rb, r.dynamic_bodies),
+            per(ta.saturating_sub(tb), tc),
+            per(ra.saturating_sub(rb), rc),
+        );
+    }
+    s
+}
+
 fn figures_json(f: &Figures) -> Value {
     json!({
         "engine": f.engine,
@@ -85,6 +125,8 @@ fn figures_json(f: &Figures) -> Value {
         "energy_rise_j": f.energy_rise,
         "energy_rebound_j": f.energy_rebound,
         "contact_points": f.contact_points,
+        "heap_built_bytes": f.heap.map(|h| h.0),
+        "heap_after_bytes": f.heap.map(|h| h.1),
     })
 }
 
