@@ -41,7 +41,7 @@ fn step_time(c: &mut Criterion) {
                 .expect("pool")
         })
         .collect();
-    let big = ["pyramid_40", "pyramid_100", "pile_1000"];
+    let big = ["pyramid_40", "pyramid_100", "pyramid3d_10", "pile_1000"];
     let runs = thud_scene::STANDARD_NAMES
         .iter()
         .map(|&n| (n, SweepOrder::Sequential, 0, n.to_string()))

@@ -44,7 +44,7 @@ const WRAP: u32 = 1 << 31;
 const NONE: u32 = u32::MAX;
 
 /// How long a thread waits for a part's own thread to start before taking the part.
-const WAKE_UP: Duration = Duration::from_micros(100);
+const WAKE_UP: Duration = Duration::from_micros(1000);
 
 /// Below this many groups a sweep is not worth splitting.
 pub(crate) const MIN_GROUPS: usize = 64;
@@ -306,9 +306,11 @@ impl Schedule {
                 }
             }
         };
-        // The calling thread works too, beside one helper per other pool thread.
+        // One worker per pool thread, all on the pool: `scope` runs its body on a pool
+        // thread (the caller's own, when it is one), so a caller from outside the pool
+        // only waits and never makes a third thread compete for two cores.
         let helpers = rayon::current_num_threads().saturating_sub(1);
-        rayon::in_place_scope(|scope| {
+        rayon::scope(|scope| {
             for _ in 0..helpers {
                 scope.spawn(|_| worker());
             }
