@@ -44,7 +44,7 @@ const WRAP: u32 = 1 << 31;
 const NONE: u32 = u32::MAX;
 
 /// How long a thread waits for a part's own thread to start before taking the part.
-const WAKE_UP: Duration = Duration::from_micros(1000);
+const WAKE_UP: Duration = Duration::from_millis(1);
 
 /// Below this many groups a sweep is not worth splitting.
 pub(crate) const MIN_GROUPS: usize = 64;
