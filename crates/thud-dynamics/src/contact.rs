@@ -32,8 +32,30 @@ use crate::jacobian::{BuildParams, ContactRows, PointInput, build_point};
 use crate::material::{CombineRule, Material};
 use crate::solver_body::SolverBodies;
 
-/// From this many points on, rows are built on the pool's threads.
-pub(crate) const PARALLEL_POINTS: usize = 1024;
+/// From this many points on, per-point passes run on the pool's threads.
+const PARALLEL_POINTS: usize = 1024;
+
+/// Whether a per-point pass over `n` points is split over the pool's threads.
+pub(crate) fn parallel_points(n: usize) -> bool {
+    n >= PARALLEL_POINTS && rayon::current_num_threads() > 1
+}
+
+/// `f` on each pair of `a[i]` and `b[i]`, on the pool's threads when there are enough
+/// (the order of the calls does not matter: each touches its own `a[i]` only).
+pub(crate) fn each_point<A: Send, B: Sync>(
+    a: &mut [A],
+    b: &[B],
+    f: impl Fn((&mut A, &B)) + Send + Sync,
+) {
+    if parallel_points(a.len()) {
+        a.par_iter_mut()
+            .zip(b.par_iter())
+            .with_min_len(PARALLEL_POINTS / 4)
+            .for_each(f);
+    } else {
+        a.iter_mut().zip(b).for_each(f);
+    }
+}
 
 /// The flat per-point arrays of the solver (see the module table).
 #[derive(Debug, Clone, Default)]
@@ -154,7 +176,7 @@ impl ContactStore {
             *split = extra.split_b;
             *bounce = extra.restitution_b;
         };
-        if n >= PARALLEL_POINTS && rayon::current_num_threads() > 1 {
+        if parallel_points(n) {
             self.inputs
                 .par_iter()
                 .zip(

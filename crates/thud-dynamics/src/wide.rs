@@ -34,11 +34,10 @@
 use std::ops::{Add, AddAssign, Mul, Sub, SubAssign};
 
 use glam::{BVec4A, Mat3, Vec3, Vec4};
-use rayon::prelude::*;
 
 use crate::color::Coloring;
-use crate::contact::{ContactStore, PARALLEL_POINTS};
-use crate::jacobian::{ContactRows, Row};
+use crate::contact::{ContactStore, each_point};
+use crate::jacobian::Row;
 use crate::parallel::{self, Schedule};
 use crate::pgs;
 use crate::settings::SweepOrder;
@@ -447,16 +446,9 @@ impl WideContacts {
         let n = self.lanes.len();
         self.points.truncate(n);
         self.points.resize(n, WidePoint::default());
-        let fill = |(wp, lanes): (&mut WidePoint, &[u32; 4])| wp.fill(lanes, store);
-        if n >= PARALLEL_POINTS && rayon::current_num_threads() > 1 {
-            self.points
-                .par_iter_mut()
-                .zip(self.lanes.par_iter())
-                .with_min_len(PARALLEL_POINTS / 4)
-                .for_each(fill);
-        } else {
-            self.points.iter_mut().zip(&self.lanes).for_each(fill);
-        }
+        each_point(&mut self.points, &self.lanes, |(wp, lanes)| {
+            wp.fill(lanes, store)
+        });
         self.split_lambda.clear();
         self.split_lambda.resize(self.points.len(), Vec4::ZERO);
         self.schedule.clear();
@@ -549,24 +541,14 @@ impl WideContacts {
 
     /// Copy the lanes' λ back into the contact store (overflow points keep their own).
     pub fn unpack(&self, store: &mut ContactStore) {
-        let one = |(c, &at): (&mut ContactRows, &u32)| {
+        each_point(&mut store.points, &self.at, |(c, &at)| {
             if at != u32::MAX {
                 let (w, l) = ((at / 4) as usize, (at % 4) as usize);
                 for (r, wr) in c.rows.iter_mut().zip(&self.points[w].rows) {
                     r.lambda = wr.lambda[l];
                 }
             }
-        };
-        if store.points.len() >= PARALLEL_POINTS && rayon::current_num_threads() > 1 {
-            store
-                .points
-                .par_iter_mut()
-                .zip(self.at.par_iter())
-                .with_min_len(PARALLEL_POINTS / 4)
-                .for_each(one);
-        } else {
-            store.points.iter_mut().zip(&self.at).for_each(one);
-        }
+        });
     }
 
     /// The split-impulse position pass: `iterations` sweeps of the joints' position rows

@@ -427,8 +427,17 @@ impl World {
         self.stats = StepStats::default();
         let n = self.settings.substeps;
         let h = dt / n as f32;
-        for _ in 0..n {
-            self.substep(h);
+        let run = |w: &mut World| {
+            for _ in 0..n {
+                w.substep(h);
+            }
+        };
+        if rayon::current_num_threads() > 1 && rayon::current_thread_index().is_none() {
+            // Called from outside the pool (a game's main thread): run the whole step on
+            // a pool thread, one hand-over per step instead of one per parallel stage.
+            rayon::scope(|_| run(self));
+        } else {
+            run(self);
         }
         self.stats.bodies = self.bodies.len();
         Ok(())
