@@ -317,7 +317,7 @@ fn residual(items: &[Item], dv: &[Velocity]) -> f32 {
         .map(|it| {
             let r = &it.row;
             let (va, vb) = (dv[it.a as usize], dv[it.b as usize]);
-            let jdv = r.j_lin.dot(vb.lin - va.lin) + r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang);
+            let jdv = pgs::row_velocity(r, &va, &vb);
             let (lo, hi) = match it.pair {
                 Some((n, mu)) => {
                     let bound = (mu as f32 * items[n].row.lambda).max(0.0);

@@ -9,10 +9,11 @@
 //! number of threads and whatever the timing: the answer is the serial one exactly.
 //!
 //! ```text
-//!   task (s, g)          sweep s, group g; tasks are claimed in the order s·G + g
-//!   dep(g, X)            previous group on body X in the same sweep  → done[p] ≥ s + 1
-//!                        none: the last group on X in the sweep before → done[p] ≥ s
-//!   done[g]              sweeps of group g finished (stored with Release after the scatter)
+//!   task (s, g)          sweep s, group g (serial order: s·G + g)
+//!   dep(g, X)            previous group on body X in the same sweep  → done ≥ s + 1
+//!                        none: the last group on X in the sweep before → done ≥ s
+//!   done[slot]           sweeps finished by the group in that slot (stored with
+//!                        Release after its scatter, read with Acquire by its waiters)
 //! ```
 //!
 //! The waits form chains along each body, so task `(s, g)` also runs after `(s − 1, g)`
@@ -20,14 +21,17 @@
 //! threads at once. No level barriers: a group starts as soon as its bodies are free, so
 //! the top of a stack in sweep `s` overlaps the bottom in sweep `s + 1`.
 //!
-//! Every thread of the rayon pool claims tasks from one atomic counter. A claimed task's
-//! dependencies are earlier tasks, and the earliest unfinished task has all of its
-//! dependencies done, so some thread can always go on: the sweep cannot dead-lock, even
-//! on a pool with more threads than cores (waiting threads yield after a short spin).
-//!
-//! The groups are cut into one part per thread by body index, balanced by wide points.
-//! Waits across parts cost a cache-line hand-over each; when there are more than one
-//! per two groups (a pile whose bodies have mixed) the step keeps the serial sweep.
+//! **Parts.** The groups are cut into one part per pool thread by body index, balanced
+//! by wide points; a part keeps its groups in sweep order and its progress counters in
+//! its own run of slots, so a thread writes its own cache lines. A thread claims a part
+//! and runs, of the parts it owns, always the task that comes first in the serial order.
+//! When a wait names a part nobody has claimed after 1 ms (its thread is late or busy),
+//! the waiting thread claims it too. That keeps the sweep free of dead-locks on any
+//! pool: the earliest unfinished task has all its dependencies done, and its part is
+//! either owned — then its owner runs it next — or unclaimed, and then claimed by the
+//! first thread that waits on it or runs out of work. Waits across parts cost a
+//! cache-line hand-over each; when there are more than one per two groups (a pile whose
+//! bodies have mixed) the step keeps the serial sweep.
 //!
 //! The only `unsafe` of the engine is here: the threads share the `dV` array and the
 //! packed rows through raw pointers, with the exclusive access argued above.
@@ -71,7 +75,9 @@ pub(crate) struct Schedule {
     /// Sweeps done, per slot.
     done: Vec<AtomicU32>,
     claimed: Vec<AtomicBool>,
-    /// Scratch: last and previous group per body, work per body.
+    /// Scratch of `build`: last and previous group per body (then `last` holds the slot
+    /// of each group, `prev` the fill position of each part), work per body (then the
+    /// part of each body).
     last: Vec<u32>,
     prev: Vec<u32>,
     work: Vec<u32>,

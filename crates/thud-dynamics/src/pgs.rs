@@ -45,11 +45,17 @@ fn update(
     va: &mut Velocity,
     vb: &mut Velocity,
 ) {
-    let jdv = r.j_lin.dot(vb.lin - va.lin) + r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang);
+    let jdv = row_velocity(r, va, vb);
     let new = (r.lambda - omega * (r.b + jdv)).clamp(lo, hi);
     let delta = new - r.lambda;
     r.lambda = new;
     apply_impulse(r, delta, ima, imb, va, vb);
+}
+
+/// `J̃·dV` of one row: the row's velocity change over `D` (body a's linear block is `−J̃_lin`).
+#[inline(always)]
+pub(crate) fn row_velocity(r: &Row, va: &Velocity, vb: &Velocity) -> f32 {
+    r.j_lin.dot(vb.lin - va.lin) + r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang)
 }
 
 /// `dV += T·δ` of one row on its two bodies (`T_lin = ∓J̃_lin·D/m`).
@@ -76,7 +82,7 @@ fn update_joint(j: &mut JointRow, dv: &mut [Velocity]) {
     let (a, b) = (j.a as usize, j.b as usize);
     let (mut va, mut vb) = (dv[a], dv[b]);
     let r = &mut j.row;
-    let jdv = r.j_lin.dot(vb.lin - va.lin) + r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang);
+    let jdv = row_velocity(r, &va, &vb);
     let new =
         (r.lambda - j.mass_scale * (r.b + jdv) - j.impulse_scale * r.lambda).clamp(j.lo, j.hi);
     let delta = new - r.lambda;
