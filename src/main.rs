@@ -53,9 +53,12 @@ pub struct RunArgs {
     /// Time step in seconds (default: the scene's).
     #[arg(long)]
     pub dt: Option<f32>,
-    /// Solver iterations per step.
+    /// Solver iterations per solve substep.
     #[arg(long)]
     pub iterations: Option<u32>,
+    /// Solve substeps per step.
+    #[arg(long)]
+    pub solve_substeps: Option<u32>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,

@@ -3,7 +3,10 @@
 //! this way to give bit for bit the states of the scalar sweep it replaced; any change
 //! that moves a bit of the simulation shows here. (`tower_20` moved once since, on
 //! purpose: the auto mode now keeps PGS's answer when it already satisfies the island's
-//! LCP to `Settings::exact_tolerance`; the parallel sweeps moved nothing.)
+//! LCP to `Settings::exact_tolerance`; the parallel sweeps moved nothing. All three
+//! moved when the defaults became four solve substeps of three sweeps each,
+//! `Settings::solve_substeps`; with `solve_substeps = 1`, 16 sweeps and 4 split sweeps
+//! the old hashes are reproduced.)
 //!
 //! Updating: when a change is *meant* to change the simulation, run
 //! `cargo test -p thud --test pinned_state -- --nocapture`, check the new figures of the scenes
@@ -17,9 +20,9 @@ mod scene_world;
 use thud_dynamics::Settings;
 
 const PINNED: [(&str, u64); 3] = [
-    ("pyramid_20", 0x2e3c_9e5b_39a6_1950),
-    ("pile_1000", 0x2c53_1fc5_b00b_b2a1),
-    ("tower_20", 0x0f69_99fe_0a8a_7d63),
+    ("pyramid_20", 0x381a_63af_3020_d409),
+    ("pile_1000", 0xbdf6_9d77_d8eb_93fd),
+    ("tower_20", 0xe13c_f7b4_6265_1a2e),
 ];
 
 #[test]

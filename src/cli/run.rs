@@ -66,6 +66,7 @@ pub fn run(args: &RunArgs) -> u8 {
         steps: args.steps,
         dt: args.dt,
         iterations: args.iterations,
+        solve_substeps: args.solve_substeps,
         sleeping: args.sleep.map(|s| s == OnOff::On),
         threads,
     };

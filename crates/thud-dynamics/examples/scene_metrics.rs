@@ -2,8 +2,8 @@
 //!
 //! `cargo run --release -p thud-dynamics --example scene_metrics -- tower_20 pyramid_20`
 //! Settings overrides through the environment: `THUD_ITER`, `THUD_ERP`, `THUD_SLOP`,
-//! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_OMEGA`,
-//! `THUD_STEPS`.
+//! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
+//! `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_STEPS`.
 
 mod support;
 
@@ -40,6 +40,16 @@ fn main() {
     }
     if let Some(v) = env("THUD_SUBSTEPS") {
         s.substeps = v;
+    }
+    if let Some(v) = env::<String>("THUD_MODE") {
+        s.solver_mode = match v.as_str() {
+            "pgs" => thud_dynamics::SolverMode::Pgs,
+            "exact" => thud_dynamics::SolverMode::Exact,
+            _ => thud_dynamics::SolverMode::Auto,
+        };
+    }
+    if let Some(v) = env("THUD_SOLVE_SUBSTEPS") {
+        s.solve_substeps = v;
     }
     if let Some(v) = env("THUD_OMEGA") {
         s.omega = v;

@@ -3,9 +3,10 @@
 //! Each step the `NarrowPhase` hands over its manifolds in ascending collider-pair order,
 //! each point already matched to last step's point with the same feature id (then by
 //! proximity), its `user: [f32; 4]` copied across. We keep the solver's accumulated
-//! impulses there: `user = [λₙ, λ_t1, λ_t2, 0]` in N·s, in the tangent basis of
-//! `jacobian::tangents`. So warm starting is a plain read at build time
-//! and a plain write after the solve; there is no hash lookup per contact.
+//! impulses there: `user = [Σλₙ, Σλ_t1, Σλ_t2, n]` in N·s, summed over the step's `n`
+//! solve substeps, in the tangent basis of `jacobian::tangents`. So warm starting is a
+//! plain read at build time (each substep starts from the mean, `Σλ/n`) and a plain
+//! write after the solve; there is no hash lookup per contact.
 //!
 //! The store itself is a set of flat arrays, one entry per solved contact point, reused
 //! every step:
@@ -16,6 +17,7 @@
 //! | `points` | 236 | [`ContactRows`]: bodies, inverse masses, μ, three rows |
 //! | `source` | 8 | (manifold index, point index) in the narrowphase, for write-back |
 //! | `split_b`, `split_lambda` | 8 | split-impulse position rows |
+//! | `impulse` | 12 | the step's impulses, summed over its solve substeps |
 //! | `restitution` | 8 per bouncing point | (point, `b̃` of the restitution pass) |
 //! | `manifold_points` | 8 per manifold | (first point, count): the unit the colouring packs |
 //!
@@ -28,9 +30,10 @@ use smallvec::SmallVec;
 use thud_collide::PairManifold;
 
 use crate::body::BodyHandle;
-use crate::jacobian::{BuildParams, ContactRows, PointInput, build_point};
+use crate::jacobian::{BuildParams, ContactRows, PointInput, build_point, refresh_point};
 use crate::material::{CombineRule, Material};
-use crate::solver_body::SolverBodies;
+use crate::pgs::row_velocity;
+use crate::solver_body::{SolverBodies, Velocity};
 
 /// From this many points on, per-point passes run on the pool's threads.
 const PARALLEL_POINTS: usize = 1024;
@@ -66,6 +69,8 @@ pub(crate) struct ContactStore {
     pub source: Vec<(u32, u32)>,
     pub split_b: Vec<f32>,
     pub split_lambda: Vec<f32>,
+    /// Each point's impulses summed over the step's solve substeps (N·s).
+    pub impulse: Vec<[f32; 3]>,
     pub restitution: Vec<(u32, f32)>,
     /// The restitution pass's `b̃` of each point, if it bounces (scratch of `build`).
     pub bounce: Vec<Option<f32>>,
@@ -145,7 +150,10 @@ impl ContactStore {
                     separation: cp.separation,
                     friction,
                     restitution,
-                    warm: [cp.user[0], cp.user[1], cp.user[2]],
+                    warm: {
+                        let n = cp.user[3].max(1.0);
+                        [cp.user[0] / n, cp.user[1] / n, cp.user[2] / n]
+                    },
                 });
                 self.warm_started += usize::from(cp.user[0] != 0.0);
                 self.source.push((mi as u32, pi as u32));
@@ -167,6 +175,8 @@ impl ContactStore {
         self.bounce.resize(n, None);
         self.split_lambda.clear();
         self.split_lambda.resize(n, 0.0);
+        self.impulse.clear();
+        self.impulse.resize(n, [0.0; 3]);
         let one = |(input, ((rows, split), bounce)): (
             &PointInput,
             ((&mut ContactRows, &mut f32), &mut Option<f32>),
@@ -208,11 +218,56 @@ impl ContactStore {
         }
     }
 
-    /// Write the accumulated impulses back into the narrowphase's per-point `user`.
-    pub fn write_back(&self, manifolds: &mut [PairManifold]) {
-        for (c, &(mi, pi)) in self.points.iter().zip(&self.source) {
+    /// After a solve substep of `h` seconds (`Settings::solve_substeps`): advance each
+    /// point's separation by `h·J·u`, its normal velocity with which the poses just
+    /// moved (`moved`: `u = Vnc + dV` plus the split pass's pseudo-velocity, per solver
+    /// body). To first order this is the gap the narrowphase would measure after the move.
+    pub fn advance(&mut self, moved: &[Velocity], h: f32) {
+        each_point(&mut self.inputs, &self.points, |(input, c)| {
+            let rn = &c.rows[0];
+            let (ua, ub) = (&moved[c.a as usize], &moved[c.b as usize]);
+            input.separation += h * rn.d * row_velocity(rn, ua, ub);
+        });
+    }
+
+    /// Rebuild every row's `b̃` for the next solve substep from the bodies' refreshed
+    /// `Vnc` and the advanced separations (the exact mode and the overflow set read
+    /// the store's rows; the sweeps read `WideContacts::refresh`'s).
+    pub fn refresh(&mut self, bodies: &SolverBodies, params: &BuildParams) {
+        self.split_lambda.fill(0.0);
+        let one = |(input, (c, split)): (&PointInput, (&mut ContactRows, &mut f32))| {
+            *split = refresh_point(c, input.separation, bodies, params);
+        };
+        if parallel_points(self.inputs.len()) {
+            self.inputs
+                .par_iter()
+                .zip(self.points.par_iter_mut().zip(self.split_b.par_iter_mut()))
+                .with_min_len(PARALLEL_POINTS / 4)
+                .for_each(one);
+        } else {
+            self.inputs
+                .iter()
+                .zip(self.points.iter_mut().zip(self.split_b.iter_mut()))
+                .for_each(one);
+        }
+    }
+
+    /// Add the solve substep's λ to the step's impulses.
+    pub fn accumulate(&mut self) {
+        each_point(&mut self.impulse, &self.points, |(sum, c)| {
+            for (s, r) in sum.iter_mut().zip(&c.rows) {
+                *s += r.lambda;
+            }
+        });
+    }
+
+    /// Write the step's impulses, summed over its `substeps` solve substeps, back into
+    /// the narrowphase's per-point `user = [Σλₙ, Σλ_t1, Σλ_t2, substeps]`; the next
+    /// build warm-starts each substep from the mean.
+    pub fn write_back(&self, manifolds: &mut [PairManifold], substeps: u32) {
+        for (sum, &(mi, pi)) in self.impulse.iter().zip(&self.source) {
             let p = &mut manifolds[mi as usize].manifold.points[pi as usize];
-            p.user = [c.rows[0].lambda, c.rows[1].lambda, c.rows[2].lambda, 0.0];
+            p.user = [sum[0], sum[1], sum[2], substeps as f32];
         }
     }
 
@@ -229,9 +284,9 @@ pub struct ContactPointView {
     pub position: Vec3,
     /// Signed distance along the normal at the start of the step (negative = overlap), m.
     pub separation: f32,
-    /// Normal impulse of the last step, N·s (force · dt).
+    /// Normal impulse of the last step (summed over its solve substeps), N·s (force · dt).
     pub normal_impulse: f32,
-    /// Impulses along the two tangents, N·s.
+    /// Impulses along the two tangents over the last step, N·s.
     pub tangent_impulses: [f32; 2],
     /// The two tangent directions (world, unit).
     pub tangents: [Vec3; 2],

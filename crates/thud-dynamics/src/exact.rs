@@ -394,7 +394,7 @@ pub(crate) fn islands_of(c: &ContactStore, j: &JointRows) -> Vec<(u32, Vec<u32>,
 
 /// Whether some island has at most `max_rows` rows: a count per island root in a
 /// reused buffer, so the common case of large islands costs no allocation.
-fn any_small_island(c: &mut ContactStore, j: &JointRows, max_rows: usize) -> bool {
+pub(crate) fn any_small_island(c: &mut ContactStore, j: &JointRows, max_rows: usize) -> bool {
     if 3 * c.points.len() + j.rows.len() <= max_rows {
         return !c.points.is_empty() || !j.rows.is_empty();
     }
@@ -424,13 +424,15 @@ pub(crate) fn solve_islands(
     bodies: &mut SolverBodies,
     s: &Settings,
     rule: Rule,
+    budget: &mut usize,
 ) -> usize {
-    if !any_small_island(c, j, rule.max_rows) {
+    if *budget == 0 || !any_small_island(c, j, rule.max_rows) {
         return 0;
     }
     let mut solved = 0;
     for (_, idx, jidx) in islands_of(c, j) {
-        if 3 * idx.len() + jidx.len() > rule.max_rows {
+        let rows = 3 * idx.len() + jidx.len();
+        if rows > rule.max_rows || rows > *budget {
             continue;
         }
         let its = items(&c.points, &idx, &j.rows, &jidx);
@@ -443,6 +445,7 @@ pub(crate) fn solve_islands(
         if rule.tolerance > 0.0 && residual(&its, &bodies.dv) <= rule.tolerance {
             continue;
         }
+        *budget -= rows;
         if let Ok(lambda) = solve_items(&its, s.exact_outer_passes)
             && plausible(&its, &lambda)
         {

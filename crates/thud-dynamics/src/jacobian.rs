@@ -204,6 +204,42 @@ pub(crate) fn angular_row(bodies: &SolverBodies, a: usize, b: usize, axis: Vec3)
     blocks_row(bodies, (a, b), Vec3::ZERO, 0.0, -axis, axis)
 }
 
+/// Normal-row stabilization for separation `sep`: a separated point may close its gap
+/// within the step (`b̃ += sep/(dt·D)`, speculative contact); a penetrating one asks
+/// for `erp·(−sep − slop)/dt` (at most `max_correction`), in its own `b̃` (Baumgarte,
+/// added to `rn.b`) or in the split pass's (returned; 0 otherwise).
+#[inline]
+pub(crate) fn stabilize(rn: &mut Row, sep: f32, s: &BuildParams) -> f32 {
+    let inv_dn = 1.0 / rn.d;
+    let correction = (s.erp * (-sep - s.slop) * s.inv_dt).clamp(0.0, s.max_correction);
+    if sep > 0.0 {
+        rn.b += sep * s.inv_dt * inv_dn;
+        0.0
+    } else if s.split {
+        -correction * inv_dn
+    } else {
+        rn.b -= correction * inv_dn;
+        0.0
+    }
+}
+
+/// Refresh a point's rows for the next solve substep (`Settings::solve_substeps`): the
+/// blocks stay, `b̃ = J̃·Vnc` of the substep's bodies plus the stabilization for the
+/// advanced separation `sep`. Returns the split row's `b̃`.
+#[inline]
+pub(crate) fn refresh_point(
+    c: &mut ContactRows,
+    sep: f32,
+    bodies: &SolverBodies,
+    s: &BuildParams,
+) -> f32 {
+    let (va, vb) = (&bodies.vnc[c.a as usize], &bodies.vnc[c.b as usize]);
+    for r in &mut c.rows {
+        r.b = crate::pgs::row_velocity(r, va, vb);
+    }
+    stabilize(&mut c.rows[0], sep, s)
+}
+
 /// Build the three rows of a contact point (the caller guarantees one body is movable).
 #[must_use]
 pub(crate) fn build_point(
@@ -221,18 +257,12 @@ pub(crate) fn build_point(
     let row = |d: Vec3| pair.row(d, lin_mass, -r_a.cross(d), r_b.cross(d));
     let (mut rn, mut r1, mut r2) = (row(n), row(t1), row(t2));
     let inv_dn = 1.0 / rn.d;
-    let mut extra = PointExtra::default();
-
-    // Normal-row stabilization.
     let sep = p.separation;
+    let mut extra = PointExtra {
+        split_b: stabilize(&mut rn, sep, s),
+        restitution_b: None,
+    };
     let correction = (s.erp * (-sep - s.slop) * s.inv_dt).clamp(0.0, s.max_correction);
-    if sep > 0.0 {
-        rn.b += sep * s.inv_dt * inv_dn;
-    } else if s.split {
-        extra.split_b = -correction * inv_dn;
-    } else {
-        rn.b -= correction * inv_dn;
-    }
 
     // Restitution from the approach speed at the start of the step.
     if p.restitution > 0.0 {

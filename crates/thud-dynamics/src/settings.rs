@@ -69,10 +69,16 @@ pub struct Settings {
     pub dt: f32,
     /// Gravity acceleration in m/s².
     pub gravity: Vec3,
-    /// PGS sweeps over all rows per (sub)step.
+    /// PGS sweeps over all rows per solve substep (see `solve_substeps`).
     pub iterations: u32,
     /// The whole step is run `substeps` times at `dt / substeps` (≥ 1).
     pub substeps: u32,
+    /// The contact solve of each (sub)step runs `solve_substeps` times at
+    /// `dt / solve_substeps` (≥ 1), reusing that step's manifolds and Jacobians: between
+    /// solve substeps the bodies move, each point's separation advances by its normal
+    /// velocity and the rows' `b̃` are refreshed (`docs/dynamics.md`). Each solve
+    /// substep runs `iterations` PGS sweeps and `split_iterations` position sweeps.
+    pub solve_substeps: u32,
     /// SOR relaxation factor ω of the row update (1 = Gauss-Seidel; `0 < ω < 2`).
     pub omega: f32,
     /// Scale of last step's impulses used as the warm start (0 = cold, 1 = full).
@@ -94,7 +100,7 @@ pub struct Settings {
     pub max_correction_velocity: f32,
     /// Alternate the sweep direction (forward, backward, ...): symmetric Gauss-Seidel.
     pub symmetric_sweeps: bool,
-    /// PGS sweeps of the split-impulse position pass.
+    /// PGS sweeps of the split-impulse position pass per solve substep.
     pub split_iterations: u32,
     /// Speculative margin in metres: contact points up to this far apart are solved
     /// (they let bodies close the gap in one step but not more), and AABBs are fattened
@@ -120,6 +126,10 @@ pub struct Settings {
     pub restitution_combine: CombineRule,
     /// Exact and auto modes: islands with more rows than this are solved by PGS.
     pub exact_max_rows: usize,
+    /// Exact and auto modes: at most this many rows are solved exactly per step (over
+    /// its solve substeps, islands in order; the rest keep PGS's answer), so a scene
+    /// of many small islands — a collapsed pile — cannot make one step slow.
+    pub exact_rows_per_step: usize,
     /// Auto mode: islands with fewer bodies than this are solved by PGS (it converges
     /// quickly on shallow islands, and the exact solve costs more) unless their mass
     /// ratio reaches `exact_mass_ratio`.
@@ -148,8 +158,9 @@ impl Default for Settings {
         Self {
             dt: 1.0 / 60.0,
             gravity: Vec3::new(0.0, -9.81, 0.0),
-            iterations: 16,
+            iterations: 3,
             substeps: 1,
+            solve_substeps: 4,
             omega: 1.0,
             warm_start: 1.0,
             sleeping: true,
@@ -159,7 +170,7 @@ impl Default for Settings {
             erp: 0.1,
             slop: 0.0002,
             max_correction_velocity: 2.0,
-            split_iterations: 4,
+            split_iterations: 1,
             symmetric_sweeps: false,
             contact_margin: 0.02,
             restitution_threshold: 1.0,
@@ -172,6 +183,7 @@ impl Default for Settings {
             friction_combine: CombineRule::GeometricMean,
             restitution_combine: CombineRule::Max,
             exact_max_rows: 256,
+            exact_rows_per_step: 1024,
             exact_min_bodies: 4,
             exact_mass_ratio: 10.0,
             exact_max_speed: 0.5,
@@ -205,11 +217,13 @@ impl Settings {
                 value: self.omega,
             });
         }
-        if self.substeps == 0 {
-            return Err(DynamicsError::OutOfRange {
-                what: "substeps",
-                value: 0.0,
-            });
+        for (n, what) in [
+            (self.substeps, "substeps"),
+            (self.solve_substeps, "solve_substeps"),
+        ] {
+            if n == 0 {
+                return Err(DynamicsError::OutOfRange { what, value: 0.0 });
+            }
         }
         for (v, what) in [
             (self.warm_start, "warm_start"),

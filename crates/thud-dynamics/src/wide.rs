@@ -37,7 +37,7 @@ use glam::{BVec4A, Mat3, Vec3, Vec4};
 
 use crate::color::Coloring;
 use crate::contact::{ContactStore, each_point};
-use crate::jacobian::Row;
+use crate::jacobian::{BuildParams, Row};
 use crate::parallel::{self, Schedule};
 use crate::pgs;
 use crate::settings::SweepOrder;
@@ -167,6 +167,8 @@ impl WideRow {
 pub(crate) struct WidePoint {
     rows: [WideRow; 3],
     split_b: Vec4,
+    /// Each lane's separation, advanced between solve substeps.
+    sep: Vec4,
 }
 
 impl WidePoint {
@@ -178,13 +180,69 @@ impl WidePoint {
                     wr.set(l, &Row::default());
                 }
                 self.split_b[l] = 0.0;
+                self.sep[l] = 0.0;
             } else {
                 let i = i as usize;
                 for (wr, r) in self.rows.iter_mut().zip(&store.points[i].rows) {
                     wr.set(l, r);
                 }
                 self.split_b[l] = store.split_b[i];
+                self.sep[l] = store.inputs.get(i).map_or(0.0, |p| p.separation);
             }
+        }
+    }
+}
+
+impl WidePoint {
+    /// Copy each lane's λ from the store (after the exact mode or the restitution pass
+    /// changed them there).
+    fn take_lambda(&mut self, lanes: &[u32; 4], store: &ContactStore) {
+        for (l, &i) in lanes.iter().enumerate() {
+            if i != u32::MAX {
+                for (wr, r) in self.rows.iter_mut().zip(&store.points[i as usize].rows) {
+                    wr.lambda[l] = r.lambda;
+                }
+            }
+        }
+    }
+}
+
+/// The solve-substep refresh of one group (`jacobian::refresh_point` four lanes at a
+/// time): each point's separation advances by `h·D·J̃ₙ·u` for the velocities `moved`
+/// the poses just moved with, then the rows' `b̃` are `J̃·Vnc` of the refreshed `vnc`
+/// plus the normal row's stabilization. Empty lanes (`D = 0`) stay zero.
+fn refresh_group<V: Velocities + ?Sized>(
+    g: &Group,
+    pts: &mut [WidePoint],
+    moved: &V,
+    vnc: &V,
+    h: f32,
+    s: &BuildParams,
+) {
+    let (ma, mb) = (gather(moved, g.a), gather(moved, g.b));
+    let (va, vb) = (gather(vnc, g.a), gather(vnc, g.b));
+    let jv = |r: &WideRow, a: &WideVel, b: &WideVel| {
+        r.j_lin.dot(b.lin - a.lin) + r.j_ang_a.dot(a.ang) + r.j_ang_b.dot(b.ang)
+    };
+    let inv_dt = Vec4::splat(s.inv_dt);
+    for p in pts {
+        let rn = p.rows[0];
+        p.sep += Vec4::splat(h) * rn.d * jv(&rn, &ma, &mb);
+        for r in &mut p.rows {
+            r.b = jv(r, &va, &vb);
+        }
+        let live = rn.d.cmpgt(Vec4::ZERO);
+        let inv_dn = Vec4::select(live, Vec4::ONE / rn.d, Vec4::ZERO);
+        let correction = (Vec4::splat(s.erp) * (-p.sep - Vec4::splat(s.slop)) * inv_dt)
+            .clamp(Vec4::ZERO, Vec4::splat(s.max_correction));
+        let open = p.sep.cmpgt(Vec4::ZERO);
+        let speculative = Vec4::select(open, p.sep * inv_dt * inv_dn, Vec4::ZERO);
+        let push = Vec4::select(open, Vec4::ZERO, correction * inv_dn);
+        if s.split {
+            p.rows[0].b += speculative;
+            p.split_b = -push;
+        } else {
+            p.rows[0].b += speculative - push;
         }
     }
 }
@@ -537,6 +595,28 @@ impl WideContacts {
         for k in 0..iterations {
             self.sweep(store, joints, dv, omega, symmetric && k % 2 == 1);
         }
+    }
+
+    /// Between two solve substeps of `h` (see [`refresh_group`]): `moved` holds each
+    /// body's velocity of the substep just solved, `vnc` the next one's. With
+    /// `lambda_from` the lanes also take the store's λ. The split pass starts from zero.
+    pub fn refresh(
+        &mut self,
+        moved: &[Velocity],
+        vnc: &[Velocity],
+        h: f32,
+        params: &BuildParams,
+        lambda_from: Option<&ContactStore>,
+    ) {
+        for g in &self.groups {
+            refresh_group(g, &mut self.points[g.range()], moved, vnc, h, params);
+        }
+        if let Some(store) = lambda_from {
+            crate::contact::each_point(&mut self.points, &self.lanes, |(p, lanes)| {
+                p.take_lambda(lanes, store);
+            });
+        }
+        self.split_lambda.fill(Vec4::ZERO);
     }
 
     /// Copy the lanes' λ back into the contact store (overflow points keep their own).

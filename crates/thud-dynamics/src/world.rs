@@ -51,6 +51,13 @@ pub struct World {
     contacts: ContactStore,
     /// The contact rows packed by colour for the solver.
     wide: WideContacts,
+    /// Solve substeps must keep the contact store's rows current too (the exact mode
+    /// has an island to look at, or the colouring an overflow set).
+    store_rows: bool,
+    /// The last solve changed λ in the store (exact mode, restitution).
+    store_lambda_changed: bool,
+    /// Rows the exact mode may still solve this step (`exact_rows_per_step`).
+    exact_budget: usize,
     islands: Islands,
     pub(crate) joints: JointSet,
     joint_rows: JointRows,
@@ -92,6 +99,9 @@ impl World {
             solver_of: Vec::new(),
             contacts: ContactStore::default(),
             wide: WideContacts::default(),
+            store_rows: false,
+            store_lambda_changed: false,
+            exact_budget: 0,
             islands: Islands::default(),
             joints: JointSet::default(),
             joint_rows: JointRows::default(),
@@ -401,7 +411,9 @@ impl World {
     /// Write the last step's contact problems in thud-lcp's JSON format (an array, one
     /// coupled boxed LCP `(A, b, lo, hi, friction_coupling)` per island of at most
     /// `max_rows` rows, assembled from the very rows the solver used), so they can be
-    /// studied with `thud-lcp compare`. Returns how many problems were written.
+    /// studied with `thud-lcp compare`. Returns how many problems were written. With
+    /// several solve substeps the rows' `b` are the first substep's unless the exact
+    /// mode kept the store's rows current (`docs/dynamics.md`).
     pub fn export_lcp(
         &self,
         out: &mut dyn std::io::Write,
@@ -448,10 +460,18 @@ impl World {
         self.timed(Stage::BroadPhase, |w| w.broad_phase());
         self.timed(Stage::NarrowPhase, |w| w.narrow_phase());
         self.timed(Stage::Islands, |w| w.find_islands());
-        self.timed(Stage::BuildJacobians, |w| w.build_jacobians(h));
-        self.timed(Stage::WarmStart, |w| w.warm_start());
-        self.timed(Stage::Solve, |w| w.solve());
-        self.timed(Stage::Integrate, |w| w.integrate(h));
+        let n = self.settings.solve_substeps;
+        let hs = h / n as f32;
+        self.exact_budget = self.settings.exact_rows_per_step;
+        self.timed(Stage::BuildJacobians, |w| w.build_jacobians(hs, h));
+        for k in 0..n {
+            if k > 0 {
+                self.timed(Stage::BuildJacobians, |w| w.refresh_rows(hs));
+            }
+            self.timed(Stage::WarmStart, |w| w.warm_start(k == 0));
+            self.timed(Stage::Solve, |w| w.solve());
+            self.timed(Stage::Integrate, |w| w.integrate(hs, k + 1 == n));
+        }
         self.timed(Stage::Sleep, |w| w.sleep(h));
     }
 
@@ -601,7 +621,9 @@ impl World {
         self.stats.islands = count;
     }
 
-    fn build_jacobians(&mut self, h: f32) {
+    /// Solver bodies and rows for a solve substep of `h`; kinematic bodies move to
+    /// their targets over the whole (sub)step `step_h`.
+    fn build_jacobians(&mut self, h: f32, step_h: f32) {
         let s = &self.settings;
         self.solver.reset();
         self.solver_of.fill(0);
@@ -618,24 +640,12 @@ impl World {
                 BodyKind::Dynamic if b.sleeping => continue,
                 BodyKind::Dynamic => {
                     let inv_i = rot * b.inv_inertia_local * rot.transpose();
-                    let input = ForceInput {
-                        gravity: s.gravity * b.gravity_scale,
-                        force: b.force,
-                        torque: b.torque,
-                        inv_mass: b.inv_mass,
-                        inv_inertia_world: inv_i,
-                        inertia_local: b.inertia_local,
-                        rotation: b.pose.rotation,
-                        linear_damping: b.linear_damping,
-                        angular_damping: b.angular_damping,
-                        gyroscopic: s.gyroscopic,
-                    };
-                    let vnc = velocity_without_contact(u0, &input, h);
+                    let vnc = velocity_without_contact(u0, &force_input(b, s, inv_i), h);
                     self.solver.push(slot, u0, vnc, b.inv_mass, inv_i, com)
                 }
                 BodyKind::Kinematic => {
                     let u = match b.kinematic_target {
-                        Some(t) => kinematic_velocity(b, t, h),
+                        Some(t) => kinematic_velocity(b, t, step_h),
                         None => u0,
                     };
                     self.solver.push(slot, u, u, 0.0, Mat3::ZERO, com)
@@ -643,15 +653,7 @@ impl World {
             };
             self.solver_of[slot as usize] = index;
         }
-        let params = BuildParams {
-            inv_dt: 1.0 / h,
-            erp: s.erp,
-            slop: s.slop,
-            max_correction: s.max_correction_velocity,
-            split: s.penetration == PenetrationMode::SplitImpulse,
-            warm_start: s.warm_start,
-            restitution_threshold: s.restitution_threshold,
-        };
+        let params = build_params(s, h);
         let ctx = BuildContext {
             collider_body: &self.colliders.body,
             material: &self.colliders.material,
@@ -679,6 +681,11 @@ impl World {
         self.wide
             .pack(&self.contacts, &self.solver, self.settings.sweep_order);
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
+        self.store_rows = s.solve_substeps > 1
+            && (self.stats.overflow > 0
+                || crate::exact::Rule::of(s).is_some_and(|r| {
+                    crate::exact::any_small_island(&mut self.contacts, &self.joint_rows, r.max_rows)
+                }));
         self.stats.joint_rows += self.joint_rows.rows.len();
         self.stats.awake_bodies += self.solver.len() - 1;
         self.stats.contacts = self.contacts.points.len();
@@ -687,12 +694,76 @@ impl World {
         self.stats.warm_started = self.contacts.warm_started;
     }
 
-    fn warm_start(&mut self) {
+    /// Between two solve substeps of `h`: contacts advance their separations by the
+    /// move just made, bodies take their new velocities and centres of mass (keeping
+    /// the step's world inertia, as the rows keep their blocks), rows their new `b̃`;
+    /// joint rows are built again from the moved poses.
+    fn refresh_rows(&mut self, h: f32) {
+        let s = &self.settings;
+        let sb = &mut self.solver;
+        for i in 1..sb.len() {
+            // The velocity the poses just moved with, kept in `pseudo` (cleared below).
+            let (vnc, dv, p) = (sb.vnc[i], sb.dv[i], &mut sb.pseudo[i]);
+            p.lin += vnc.lin + dv.lin;
+            p.ang += vnc.ang + dv.ang;
+            let b = self.bodies.slot(sb.body[i]);
+            sb.com[i] = b.pose.transform_point(b.local_com);
+            if b.kind == BodyKind::Dynamic {
+                let u0 = Velocity {
+                    lin: b.linear_velocity,
+                    ang: b.angular_velocity,
+                };
+                let input = force_input(b, s, sb.inv_inertia[i]);
+                sb.v0[i] = u0;
+                sb.vnc[i] = velocity_without_contact(u0, &input, h);
+            }
+        }
+        let params = build_params(s, h);
+        self.contacts.restitution.clear();
+        if self.store_rows {
+            self.contacts.advance(&self.solver.pseudo, h);
+            self.contacts.refresh(&self.solver, &params);
+        }
+        if !self.joint_rows.rows.is_empty() {
+            crate::joint::rows::build(
+                &mut self.joint_rows,
+                &self.joints,
+                &self.bodies,
+                &self.solver_of,
+                &self.solver,
+                &self.islands.root,
+                JointParams {
+                    h,
+                    erp: s.joint_erp,
+                    split: s.penetration == PenetrationMode::SplitImpulse,
+                    warm_start: s.warm_start,
+                },
+            );
+        }
+        let lambda_from = self.store_lambda_changed.then_some(&self.contacts);
+        self.wide.refresh(
+            &self.solver.pseudo,
+            &self.solver.vnc,
+            h,
+            &params,
+            lambda_from,
+        );
+        self.solver.pseudo.fill(Velocity::ZERO);
+    }
+
+    /// `dV = T·λ` for the warm impulses. After the first solve substep `dV` already is
+    /// `T·λ` of the last substep's λ, so only joint rows (built again) need it redone.
+    fn warm_start(&mut self, first: bool) {
+        if !first && self.joint_rows.rows.is_empty() {
+            return;
+        }
         self.solver.clear_dv();
         pgs::warm_start_joints(&self.joint_rows.rows, &mut self.solver.dv);
         pgs::warm_start(&self.contacts.points, &mut self.solver.dv);
     }
 
+    /// The sweeps, the exact mode, restitution and the split pass; the store sums the
+    /// solve substeps' impulses.
     fn solve(&mut self) {
         let s = &self.settings;
         self.wide.solve(
@@ -703,22 +774,28 @@ impl World {
             s.omega,
             s.symmetric_sweeps,
         );
+        let bouncing = !self.contacts.restitution.is_empty();
         self.wide.unpack(&mut self.contacts);
         self.stats.iterations += s.iterations;
+        let mut exact = 0;
         if let Some(rule) = crate::exact::Rule::of(s) {
-            self.stats.exact_islands += crate::exact::solve_islands(
+            exact = crate::exact::solve_islands(
                 &mut self.contacts,
                 &mut self.joint_rows,
                 &mut self.solver,
                 s,
                 rule,
+                &mut self.exact_budget,
             );
+            self.stats.exact_islands += exact;
         }
+        self.store_lambda_changed = exact > 0 || bouncing;
         pgs::restitution_pass(
             &mut self.contacts.points,
             &self.contacts.restitution,
             &mut self.solver.dv,
         );
+        self.contacts.accumulate();
         if s.penetration == PenetrationMode::SplitImpulse {
             self.wide.split_solve(
                 &mut self.contacts,
@@ -729,7 +806,9 @@ impl World {
         }
     }
 
-    fn integrate(&mut self, h: f32) {
+    /// Move the solver's bodies by `h`; the `last` solve substep of a step also lands
+    /// kinematic bodies on their targets, clears forces and writes the impulses back.
+    fn integrate(&mut self, h: f32, last: bool) {
         let (max_lin, max_ang) = (
             self.settings.max_linear_velocity,
             self.settings.max_angular_velocity,
@@ -764,6 +843,9 @@ impl World {
                 b.linear_velocity = u.lin;
                 b.angular_velocity = u.ang;
             }
+            if !last {
+                continue;
+            }
             if let Some(t) = b.kinematic_target.take() {
                 b.pose = t;
                 b.linear_velocity = Vec3::ZERO;
@@ -772,7 +854,10 @@ impl World {
             b.force = Vec3::ZERO;
             b.torque = Vec3::ZERO;
         }
-        self.contacts.write_back(self.narrow.manifolds_mut());
+        if last {
+            self.contacts
+                .write_back(self.narrow.manifolds_mut(), self.settings.solve_substeps);
+        }
         self.stats.joints_broken +=
             crate::joint::rows::write_back(&self.joint_rows, &mut self.joints, h);
     }
@@ -813,6 +898,35 @@ impl World {
             b.linear_velocity = Vec3::ZERO;
             b.angular_velocity = Vec3::ZERO;
         }
+    }
+}
+
+/// What the integrator needs of a dynamic body for its velocity without contact.
+fn force_input(b: &Body, s: &Settings, inv_i: Mat3) -> ForceInput {
+    ForceInput {
+        gravity: s.gravity * b.gravity_scale,
+        force: b.force,
+        torque: b.torque,
+        inv_mass: b.inv_mass,
+        inv_inertia_world: inv_i,
+        inertia_local: b.inertia_local,
+        rotation: b.pose.rotation,
+        linear_damping: b.linear_damping,
+        angular_damping: b.angular_damping,
+        gyroscopic: s.gyroscopic,
+    }
+}
+
+/// The row builder's parameters for a solve substep of `h`.
+fn build_params(s: &Settings, h: f32) -> BuildParams {
+    BuildParams {
+        inv_dt: 1.0 / h,
+        erp: s.erp,
+        slop: s.slop,
+        max_correction: s.max_correction_velocity,
+        split: s.penetration == PenetrationMode::SplitImpulse,
+        warm_start: s.warm_start,
+        restitution_threshold: s.restitution_threshold,
     }
 }
 

@@ -43,13 +43,13 @@ pub fn kind_of(kind: BodyKindDef) -> BodyKind {
 }
 
 /// The world settings of a scene: the engine's defaults with the scene's dt, gravity,
-/// sleeping, and iterations and substeps where given.
+/// sleeping, and iterations and (solve) substeps where given.
 #[must_use]
 pub fn settings_of(s: &SceneSettings) -> Settings {
     settings_on(s, Settings::default())
 }
 
-/// The scene's dt, gravity, sleeping, and iterations and substeps where given, on top of
+/// The scene's dt, gravity, sleeping, and iterations and (solve) substeps where given, on top of
 /// `base` (for runs that start from other settings than the defaults, such as timing
 /// runs with sleeping off, which then set `sleeping` again).
 #[must_use]
@@ -65,6 +65,9 @@ pub fn settings_on(s: &SceneSettings, base: Settings) -> Settings {
     }
     if let Some(n) = s.substeps {
         out.substeps = n;
+    }
+    if let Some(n) = s.solve_substeps {
+        out.solve_substeps = n;
     }
     out
 }

@@ -368,13 +368,13 @@ pub fn resolve(mut scene: Scene, src: Option<&str>, file: &str) -> Result<Scene,
             "must be ≥ 1".into(),
         ));
     }
-    if s.substeps == Some(0) {
-        return Err(r.error(
-            "substeps",
-            "",
-            "settings.substeps".into(),
-            "must be ≥ 1".into(),
-        ));
+    for (n, what) in [
+        (s.substeps, "substeps"),
+        (s.solve_substeps, "solve_substeps"),
+    ] {
+        if n == Some(0) {
+            return Err(r.error(what, "", format!("settings.{what}"), "must be ≥ 1".into()));
+        }
     }
     if !s.gravity.is_finite() {
         return Err(r.error(

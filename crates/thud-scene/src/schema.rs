@@ -111,9 +111,12 @@ pub struct SceneSettings {
     /// Substeps per step; the engine's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub substeps: Option<u32>,
-    /// Solver iterations per step; the engine's default when absent.
+    /// Solver iterations per solve substep; the engine's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub iterations: Option<u32>,
+    /// Solve substeps per (sub)step; the engine's default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solve_substeps: Option<u32>,
     /// Gravity, m/s².
     #[serde(default = "default_gravity")]
     pub gravity: Vec3,
@@ -138,6 +141,7 @@ impl Default for SceneSettings {
             dt: default_dt(),
             substeps: None,
             iterations: None,
+            solve_substeps: None,
             gravity: default_gravity(),
             sleeping: true,
         }

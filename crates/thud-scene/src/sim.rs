@@ -42,8 +42,10 @@ pub struct RunOptions {
     pub steps: Option<u64>,
     /// Time step.
     pub dt: Option<f32>,
-    /// Solver iterations.
+    /// Solver iterations per solve substep.
     pub iterations: Option<u32>,
+    /// Solve substeps per step.
+    pub solve_substeps: Option<u32>,
     /// Sleeping on or off.
     pub sleeping: Option<bool>,
     /// Worker threads in use (reported only; the caller sets up the thread pool).
@@ -105,6 +107,9 @@ impl Simulation {
         }
         if let Some(i) = options.iterations {
             scene.settings.iterations = Some(i.max(1));
+        }
+        if let Some(n) = options.solve_substeps {
+            scene.settings.solve_substeps = Some(n.max(1));
         }
         if let Some(s) = options.sleeping {
             scene.settings.sleeping = s;
