@@ -48,8 +48,9 @@ struct Args {
     /// Simulated seconds per scene (default: the scene's own length, 10 s).
     #[arg(long)]
     seconds: Option<f32>,
-    /// Give Rapier thud's iteration budget: `num_solver_iterations` = thud's
-    /// `iterations` (16) instead of Rapier's default 4.
+    /// Give Rapier thud's solve budget: `num_solver_iterations` = thud's
+    /// `solve_substeps` (4, Rapier's default too) and `num_internal_pgs_iterations` =
+    /// thud's `iterations` per substep (3) instead of Rapier's default 1.
     #[arg(long)]
     matched: bool,
     /// Also write the figures as JSON to this file.
@@ -126,13 +127,16 @@ fn run(args: &Args) -> Result<(), CompareError> {
         .num_threads(args.threads)
         .build_global();
     let chosen = scenes(&args.scenes)?;
-    let thud_iterations = thud_dynamics::Settings::default().iterations;
+    let defaults = thud_dynamics::Settings::default();
+    let (thud_iterations, thud_substeps) = (defaults.iterations, defaults.solve_substeps);
     let mut rows = Vec::with_capacity(chosen.len());
     for scene in &chosen {
         let steps = steps_of(scene, args.seconds)?;
         let budget = if args.matched {
-            let n = scene.settings.iterations.unwrap_or(thud_iterations);
-            Budget::Matched(n as usize)
+            Budget::Matched {
+                substeps: scene.settings.solve_substeps.unwrap_or(thud_substeps) as usize,
+                sweeps: scene.settings.iterations.unwrap_or(thud_iterations) as usize,
+            }
         } else {
             Budget::Default
         };
@@ -159,14 +163,20 @@ fn run(args: &Args) -> Result<(), CompareError> {
             rapier,
         });
     }
-    let rapier_iterations = match chosen.first() {
-        Some(s) if args.matched => s.settings.iterations.unwrap_or(thud_iterations) as usize,
-        _ => rapier3d::prelude::IntegrationParameters::default().num_solver_iterations,
+    let rapier = rapier3d::prelude::IntegrationParameters::default();
+    let (rapier_iterations, rapier_sweeps) = if args.matched {
+        (thud_substeps as usize, thud_iterations as usize)
+    } else {
+        (
+            rapier.num_solver_iterations,
+            rapier.num_internal_pgs_iterations,
+        )
     };
     let heading = format!(
-        "thud (Settings::without_sleeping(): {thud_iterations} PGS iterations) vs Rapier \
-         (IntegrationParameters::default(){}: {rapier_iterations} solver iterations); \
-         sleeping off; thud on {} thread(s), Rapier on one",
+        "thud (Settings::without_sleeping(): {thud_substeps} solve substeps × \
+         {thud_iterations} PGS sweeps) vs Rapier (IntegrationParameters::default(){}: \
+         {rapier_iterations} solver iterations × {rapier_sweeps} PGS sweeps); sleeping off; \
+         thud on {} thread(s), Rapier on one",
         if args.matched { ", matched budget" } else { "" },
         args.threads
     );
@@ -177,7 +187,9 @@ fn run(args: &Args) -> Result<(), CompareError> {
         let settings = json!({
             "matched": args.matched,
             "thud_iterations": thud_iterations,
+            "thud_solve_substeps": thud_substeps,
             "rapier_solver_iterations": rapier_iterations,
+            "rapier_pgs_iterations": rapier_sweeps,
             "seconds": args.seconds,
             "thud_threads": args.threads,
         });

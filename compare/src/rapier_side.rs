@@ -4,8 +4,9 @@
 //! the specification of `scenes.md`.
 //!
 //! - Integration parameters are `IntegrationParameters::default()` with the scene's
-//!   dt. With [`Budget::Matched`], `num_solver_iterations` is set to thud's
-//!   `iterations` (see [`Budget`]).
+//!   dt. With [`Budget::Matched`], `num_solver_iterations` and
+//!   `num_internal_pgs_iterations` are set to thud's `solve_substeps` and `iterations`
+//!   (see [`Budget`]).
 //! - Sleeping is off: every body is created with `can_sleep(false)`.
 //! - Friction combines as `GeometricMean` (√(μa·μb), thud's documented rule) and
 //!   restitution as `Max`, on every collider. Rapier's default friction rule is the
@@ -27,12 +28,17 @@ pub enum Budget {
     /// `IntegrationParameters::default()`: 4 solver iterations per step, each a
     /// substep with 1 PGS sweep and 1 stabilization sweep.
     Default,
-    /// `num_solver_iterations` = the given count (thud's `iterations`, 16 by default),
-    /// the rest at Rapier's defaults. Rapier's solver iterations are substeps (each
-    /// integrates positions and runs 1 PGS and 1 stabilization sweep), thud's are
-    /// PGS sweeps of one step (plus 4 split-impulse position sweeps), so this matches
-    /// the count of velocity sweeps per step, not the work per sweep.
-    Matched(usize),
+    /// thud's solve budget: `num_solver_iterations` = thud's `solve_substeps` (4 by
+    /// default) and `num_internal_pgs_iterations` = thud's `iterations` per substep (3),
+    /// the rest at Rapier's defaults. Rapier's solver iterations are substeps of the
+    /// same kind as thud's solve substeps (positions move, contacts stay), so this
+    /// matches the substeps and the velocity sweeps per step, not the work per sweep.
+    Matched {
+        /// Substeps per step.
+        substeps: usize,
+        /// PGS sweeps per substep.
+        sweeps: usize,
+    },
 }
 
 /// Rapier integration parameters for a scene and budget.
@@ -42,8 +48,9 @@ pub fn integration_parameters(scene: &Scene, budget: Budget) -> IntegrationParam
         dt: scene.settings.dt,
         ..IntegrationParameters::default()
     };
-    if let Budget::Matched(n) = budget {
-        p.num_solver_iterations = n.max(1);
+    if let Budget::Matched { substeps, sweeps } = budget {
+        p.num_solver_iterations = substeps.max(1);
+        p.num_internal_pgs_iterations = sweeps.max(1);
     }
     p
 }
@@ -246,9 +253,16 @@ mod tests {
     #[test]
     fn matched_budget_sets_the_solver_iterations() {
         let scene = thud_scene::standard("tower_20").expect("standard scene");
+        let m = integration_parameters(
+            &scene,
+            Budget::Matched {
+                substeps: 4,
+                sweeps: 3,
+            },
+        );
         assert_eq!(
-            integration_parameters(&scene, Budget::Matched(16)).num_solver_iterations,
-            16
+            (m.num_solver_iterations, m.num_internal_pgs_iterations),
+            (4, 3)
         );
         let p = integration_parameters(&scene, Budget::Default);
         assert_eq!(

@@ -44,7 +44,7 @@ pub struct ContactPoint {
     /// Which features touch.
     pub feature: FeatureId,
     /// Caller data carried across steps by the cache (zero for a new point).
-    pub user: [f32; 4],
+    pub user: [f32; 6],
 }
 
 /// Up to four contact points sharing one normal.
@@ -74,7 +74,7 @@ impl Manifold {
             point: (xa + xb) * 0.5,
             separation: self.normal.dot(xb - xa),
             feature: FeatureId(feature),
-            user: [0.0; 4],
+            user: [0.0; 6],
         });
     }
 

@@ -311,6 +311,9 @@ pub(crate) struct WideContacts {
     /// The lane of each store point, `4·wide point + lane` (`u32::MAX`: overflow).
     at: Vec<u32>,
     split_lambda: Vec<Vec4>,
+    /// Each wide point's λ summed over the solve substeps whose λ stayed in the lanes
+    /// (n, t₁, t₂ rows); `drain_impulse` moves them into the contact store.
+    impulse: Vec<[Vec4; 3]>,
     sorted: Vec<u32>,
     /// The dependency order of a multi-threaded sweep (`parallel.rs`); empty when the
     /// step runs its sweeps on one thread.
@@ -509,6 +512,8 @@ impl WideContacts {
         });
         self.split_lambda.clear();
         self.split_lambda.resize(self.points.len(), Vec4::ZERO);
+        self.impulse.clear();
+        self.impulse.resize(self.points.len(), [Vec4::ZERO; 3]);
         self.schedule.clear();
         if rayon::current_num_threads() > 1
             && self.groups.len() >= parallel::MIN_GROUPS
@@ -629,6 +634,31 @@ impl WideContacts {
                 }
             }
         });
+    }
+
+    /// Add the lanes' λ to the step's impulses (a solve substep that left the store's λ
+    /// alone, so nothing needs unpacking).
+    pub fn accumulate(&mut self) {
+        each_point(&mut self.impulse, &self.points, |(sum, p)| {
+            for (s, r) in sum.iter_mut().zip(&p.rows) {
+                *s += r.lambda;
+            }
+        });
+    }
+
+    /// Add the lanes' summed impulses into the store's (`ContactStore::impulse`) and
+    /// zero them.
+    pub fn drain_impulse(&mut self, store: &mut ContactStore) {
+        let sums = &self.impulse;
+        each_point(&mut store.impulse, &self.at, |(sum, &at)| {
+            if at != u32::MAX {
+                let (w, l) = ((at / 4) as usize, (at % 4) as usize);
+                for (s, wide) in sum.iter_mut().zip(&sums[w]) {
+                    *s += wide[l];
+                }
+            }
+        });
+        self.impulse.fill([Vec4::ZERO; 3]);
     }
 
     /// The split-impulse position pass: `iterations` sweeps of the joints' position rows

@@ -399,8 +399,8 @@ impl World {
                     .map(|p| ContactPointView {
                         position: p.point,
                         separation: p.separation,
-                        normal_impulse: p.user[0],
-                        tangent_impulses: [p.user[1], p.user[2]],
+                        normal_impulse: p.user[3],
+                        tangent_impulses: [p.user[4], p.user[5]],
                         tangents: [t1, t2],
                     })
                     .collect(),
@@ -469,7 +469,7 @@ impl World {
                 self.timed(Stage::BuildJacobians, |w| w.refresh_rows(hs));
             }
             self.timed(Stage::WarmStart, |w| w.warm_start(k == 0));
-            self.timed(Stage::Solve, |w| w.solve());
+            self.timed(Stage::Solve, |w| w.solve(k + 1 == n));
             self.timed(Stage::Integrate, |w| w.integrate(hs, k + 1 == n));
         }
         self.timed(Stage::Sleep, |w| w.sleep(h));
@@ -762,9 +762,11 @@ impl World {
         pgs::warm_start(&self.contacts.points, &mut self.solver.dv);
     }
 
-    /// The sweeps, the exact mode, restitution and the split pass; the store sums the
-    /// solve substeps' impulses.
-    fn solve(&mut self) {
+    /// The sweeps, the exact mode, restitution and the split pass, and the impulses
+    /// summed over the solve substeps. The store's λ are brought up to date on the
+    /// `last` solve substep and whenever something reads them (exact mode, overflow,
+    /// restitution, joints' warm start); otherwise λ and their sums stay in the lanes.
+    fn solve(&mut self, last: bool) {
         let s = &self.settings;
         self.wide.solve(
             &mut self.contacts,
@@ -775,10 +777,13 @@ impl World {
             s.symmetric_sweeps,
         );
         let bouncing = !self.contacts.restitution.is_empty();
-        self.wide.unpack(&mut self.contacts);
+        let in_store = last || self.store_rows || bouncing || !self.joint_rows.rows.is_empty();
+        if in_store {
+            self.wide.unpack(&mut self.contacts);
+        }
         self.stats.iterations += s.iterations;
         let mut exact = 0;
-        if let Some(rule) = crate::exact::Rule::of(s) {
+        if let Some(rule) = crate::exact::Rule::of(s).filter(|_| in_store) {
             exact = crate::exact::solve_islands(
                 &mut self.contacts,
                 &mut self.joint_rows,
@@ -795,7 +800,13 @@ impl World {
             &self.contacts.restitution,
             &mut self.solver.dv,
         );
-        self.contacts.accumulate();
+        if in_store {
+            // Lane sums first, so the store adds λ in substep order.
+            self.wide.drain_impulse(&mut self.contacts);
+            self.contacts.accumulate();
+        } else {
+            self.wide.accumulate();
+        }
         if s.penetration == PenetrationMode::SplitImpulse {
             self.wide.split_solve(
                 &mut self.contacts,
@@ -855,8 +866,7 @@ impl World {
             b.torque = Vec3::ZERO;
         }
         if last {
-            self.contacts
-                .write_back(self.narrow.manifolds_mut(), self.settings.solve_substeps);
+            self.contacts.write_back(self.narrow.manifolds_mut());
         }
         self.stats.joints_broken +=
             crate::joint::rows::write_back(&self.joint_rows, &mut self.joints, h);
