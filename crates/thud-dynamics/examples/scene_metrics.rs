@@ -3,7 +3,7 @@
 //! `cargo run --release -p thud-dynamics --example scene_metrics -- tower_20 pyramid_20`
 //! Settings overrides through the environment: `THUD_ITER`, `THUD_ERP`, `THUD_SLOP`,
 //! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
-//! `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_STEPS`.
+//! `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_EXACT_TOL`, `THUD_STEPS`.
 
 mod support;
 
@@ -47,6 +47,9 @@ fn main() {
             "exact" => thud_dynamics::SolverMode::Exact,
             _ => thud_dynamics::SolverMode::Auto,
         };
+    }
+    if let Some(v) = env("THUD_EXACT_TOL") {
+        s.exact_tolerance = v;
     }
     if let Some(v) = env("THUD_SOLVE_SUBSTEPS") {
         s.solve_substeps = v;

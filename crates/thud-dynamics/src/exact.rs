@@ -203,6 +203,7 @@ fn solve_items(items: &[Item], passes: u32) -> Result<Vec<f64>, String> {
         let opts = Options {
             warm_start: Some(lambda.clone()),
             tolerance: 1e-9,
+            max_iterations: Some(MAX_SOLVES),
             ..Options::default()
         };
         let r =
@@ -219,6 +220,12 @@ fn solve_items(items: &[Item], passes: u32) -> Result<Vec<f64>, String> {
     }
     Ok(lambda)
 }
+
+/// At most this many linear solves (pivoting steps) per island and outer pass: the
+/// time bound of one exact solve (an island of 256 rows factors in about a
+/// millisecond). A warm-started resting island needs a handful; a search that has not
+/// finished by then keeps PGS's answer for the substep.
+const MAX_SOLVES: usize = 48;
 
 /// Solve contact points `idx` alone exactly (tests).
 #[cfg(test)]
@@ -454,6 +461,21 @@ pub(crate) fn solve_islands(
         }
     }
     solved
+}
+
+/// Whether the rule takes any island of the step at its size and bodies (the speed
+/// test aside, which changes from step to step).
+pub(crate) fn takes_any(c: &mut ContactStore, j: &JointRows, rule: Rule) -> bool {
+    if !any_small_island(c, j, rule.max_rows) {
+        return false;
+    }
+    islands_of(c, j).iter().any(|(_, idx, jidx)| {
+        if 3 * idx.len() + jidx.len() > rule.max_rows {
+            return false;
+        }
+        let (ids, ratio) = body_stats(&items(&c.points, idx, &j.rows, jidx));
+        ids.len() >= rule.min_bodies || ratio >= rule.mass_ratio
+    })
 }
 
 /// Write the last step's problems, one coupled boxed LCP per island of at most

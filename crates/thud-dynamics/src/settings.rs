@@ -78,6 +78,8 @@ pub struct Settings {
     /// solve substeps the bodies move, each point's separation advances by its normal
     /// velocity and the rows' `b̃` are refreshed (`docs/dynamics.md`). Each solve
     /// substep runs `iterations` PGS sweeps and `split_iterations` position sweeps.
+    /// Islands for the exact mode are not substepped: a step after one that held such
+    /// an island runs one solve of `solve_substeps` times the sweeps.
     pub solve_substeps: u32,
     /// SOR relaxation factor ω of the row update (1 = Gauss-Seidel; `0 < ω < 2`).
     pub omega: f32,

@@ -11,10 +11,11 @@
 //! | array | what | bytes |
 //! |---|---|---|
 //! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b`, μ, range of wide points | 80 |
-//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J̃_lin, J̃_ang,a, J̃_ang,b, T_ang,a, T_ang,b, b̃, λ, D` × 4 lanes, and the split row's `b̃` | 880 per 4 points |
+//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J̃_lin, J̃_ang,a, J̃_ang,b, T_ang,a, T_ang,b, b̃, λ, D` × 4 lanes, the split row's `b̃` and the lanes' separations (advanced between solve substeps) | 896 per 4 points |
 //! | `lanes` | the contact store's point index behind each lane (`u32::MAX`: empty lane) | 16 per 4 points |
 //! | `at` | the lane of each store point, `4·wide point + lane` (for `unpack`) | 4 per point |
 //! | `split_lambda` | split-impulse λ per wide point | 16 per 4 points |
+//! | `impulse` | the lanes' λ summed over the solve substeps (drained into the store) | 48 per 4 points |
 //!
 //! One group update gathers the lanes' `dV` of bodies a and b into registers (transposed
 //! to `x, y, z` lanes), runs the points of the manifolds in order — friction rows with
@@ -25,10 +26,12 @@
 //! its `T` blocks are zero. Manifolds in a colour are sorted by point count first so
 //! groups are full.
 //!
-//! The sweep is colours in order, then the overflow manifolds one by one with the scalar
-//! update; the joint rows run first, as in `pgs.rs`. After the sweeps `unpack` copies λ
-//! back into the contact store, where warm starting, restitution, the exact mode and
-//! write-back read it. On a pool of several threads the sweeps run in `parallel.rs`, in
+//! The sweep is colours in order (a level's groups two at a time, `solve_pair`), then
+//! the overflow manifolds one by one with the scalar update; the joint rows run first,
+//! as in `pgs.rs`. After the sweeps `unpack` copies λ back into the contact store,
+//! where warm starting, restitution, the exact mode and write-back read it (with solve
+//! substeps only when one of them will; `refresh` rebuilds the lanes' `b̃` between
+//! substeps). On a pool of several threads the sweeps run in `parallel.rs`, in
 //! the per-body dependencies of this serial order, with the same answer to the bit.
 
 use std::ops::{Add, AddAssign, Mul, Sub, SubAssign};

@@ -58,6 +58,10 @@ pub struct World {
     store_lambda_changed: bool,
     /// Rows the exact mode may still solve this step (`exact_rows_per_step`).
     exact_budget: usize,
+    /// The last step held an island the exact mode takes: this one solves once.
+    exact_last_step: bool,
+    /// This step's velocity and split sweeps per solve substep.
+    sweeps: (u32, u32),
     islands: Islands,
     pub(crate) joints: JointSet,
     joint_rows: JointRows,
@@ -102,6 +106,8 @@ impl World {
             store_rows: false,
             store_lambda_changed: false,
             exact_budget: 0,
+            exact_last_step: false,
+            sweeps: (0, 0),
             islands: Islands::default(),
             joints: JointSet::default(),
             joint_rows: JointRows::default(),
@@ -460,7 +466,16 @@ impl World {
         self.timed(Stage::BroadPhase, |w| w.broad_phase());
         self.timed(Stage::NarrowPhase, |w| w.narrow_phase());
         self.timed(Stage::Islands, |w| w.find_islands());
-        let n = self.settings.solve_substeps;
+        // A step after one that held an island for the exact mode runs a single solve
+        // of all the substeps' sweeps (see `Settings::solve_substeps`).
+        let (n, sweeps) = match self.settings.solve_substeps {
+            n if self.exact_last_step => (1, n),
+            n => (n, 1),
+        };
+        self.sweeps = (
+            self.settings.iterations * sweeps,
+            self.settings.split_iterations * sweeps,
+        );
         let hs = h / n as f32;
         self.exact_budget = self.settings.exact_rows_per_step;
         self.timed(Stage::BuildJacobians, |w| w.build_jacobians(hs, h));
@@ -681,11 +696,10 @@ impl World {
         self.wide
             .pack(&self.contacts, &self.solver, self.settings.sweep_order);
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
-        self.store_rows = s.solve_substeps > 1
-            && (self.stats.overflow > 0
-                || crate::exact::Rule::of(s).is_some_and(|r| {
-                    crate::exact::any_small_island(&mut self.contacts, &self.joint_rows, r.max_rows)
-                }));
+        let exact = crate::exact::Rule::of(s)
+            .is_some_and(|r| crate::exact::takes_any(&mut self.contacts, &self.joint_rows, r));
+        self.store_rows = h < step_h && (self.stats.overflow > 0 || exact);
+        self.exact_last_step = exact && s.solve_substeps > 1;
         self.stats.joint_rows += self.joint_rows.rows.len();
         self.stats.awake_bodies += self.solver.len() - 1;
         self.stats.contacts = self.contacts.points.len();
@@ -768,11 +782,12 @@ impl World {
     /// restitution, joints' warm start); otherwise λ and their sums stay in the lanes.
     fn solve(&mut self, last: bool) {
         let s = &self.settings;
+        let (iterations, split_iterations) = self.sweeps;
         self.wide.solve(
             &mut self.contacts,
             &mut self.joint_rows.rows,
             &mut self.solver.dv,
-            s.iterations,
+            iterations,
             s.omega,
             s.symmetric_sweeps,
         );
@@ -781,7 +796,7 @@ impl World {
         if in_store {
             self.wide.unpack(&mut self.contacts);
         }
-        self.stats.iterations += s.iterations;
+        self.stats.iterations += iterations;
         let mut exact = 0;
         if let Some(rule) = crate::exact::Rule::of(s).filter(|_| in_store) {
             exact = crate::exact::solve_islands(
@@ -812,7 +827,7 @@ impl World {
                 &mut self.contacts,
                 &mut self.joint_rows,
                 &mut self.solver.pseudo,
-                s.split_iterations,
+                split_iterations,
             );
         }
     }

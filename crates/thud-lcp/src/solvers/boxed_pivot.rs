@@ -82,7 +82,8 @@ impl Solver for BoxedPivot {
 /// Solves the boxed problem `p` exactly, friction coupling included.
 ///
 /// `options.warm_start` (length `n`) seeds the active sets; `options.max_iterations`
-/// caps the number of block steps; `options.tolerance` is the relative residual
+/// caps the number of block steps (linear solves) of the whole solve, over all its
+/// phases, so it bounds the time; `options.tolerance` is the relative residual
 /// tolerance. The report's `iterations` counts linear solves (over all passes).
 pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError> {
     options.validate(p.n())?;
@@ -93,19 +94,26 @@ pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError
         return Ok(first);
     }
     let mut spent = first.iterations;
+    let cap = options.max_iterations.unwrap_or(usize::MAX);
     // Hybrid rounds: projected Gauss-Seidel sweeps bring λ close to the answer, where
     // the active sets they suggest are (nearly) right; a short pattern search from
     // there finishes exactly. More sweeps each round.
     let mut lambda = warm;
     let mut sweeps = 16;
     for _ in 0..HYBRID_ROUNDS {
+        if spent >= cap {
+            return Ok(Report {
+                iterations: spent,
+                ..first
+            });
+        }
         for _ in 0..sweeps {
             super::sor::sweep(p, &mut lambda, 1.0);
         }
         if !lambda.iter().all(|v| v.is_finite()) {
             break;
         }
-        let r = solve_linked(p, &lambda, options, 4 * n + 20);
+        let r = solve_linked(p, &lambda, options, (4 * n + 20).min(cap - spent));
         spent += r.iterations;
         if r.is_solved() {
             return Ok(Report {
@@ -115,7 +123,7 @@ pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError
         }
         sweeps *= 2;
     }
-    if p.coupling().is_empty() {
+    if p.coupling().is_empty() || spent >= cap {
         return Ok(Report {
             iterations: spent,
             ..first
@@ -124,8 +132,16 @@ pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError
     // Last resort for coupled bounds: outer passes over fixed-bound problems.
     let mut o = options.clone();
     o.warm_start = Some(lambda).filter(|l| l.iter().all(|v| v.is_finite()));
+    let left = std::cell::Cell::new(cap - spent);
     let mut r = super::coupling::solve_coupled(p, &o, |fixed, start| {
-        Ok(solve_linked(fixed, start, options, options.pivot_limit(n)))
+        let r = solve_linked(
+            fixed,
+            start,
+            options,
+            options.pivot_limit(n).min(left.get()),
+        );
+        left.set(left.get().saturating_sub(r.iterations));
+        Ok(r)
     })?;
     r.iterations += spent;
     Ok(r)
