@@ -489,7 +489,15 @@ pub(crate) fn split_group<V: Velocities + ?Sized>(
 
 impl WideContacts {
     /// Colour the store's manifolds and pack them into groups (after `ContactStore::build`).
-    pub fn pack(&mut self, store: &ContactStore, bodies: &SolverBodies, order: SweepOrder) {
+    /// `sweeps`: velocity sweeps per solve of this step (the multi-threaded schedule is
+    /// built only for at least `parallel::MIN_SWEEPS`).
+    pub fn pack(
+        &mut self,
+        store: &ContactStore,
+        bodies: &SolverBodies,
+        order: SweepOrder,
+        sweeps: u32,
+    ) {
         self.fixed.clear();
         self.fixed.extend(
             (0..bodies.len()).map(|i| {
@@ -560,6 +568,7 @@ impl WideContacts {
         self.impulse.resize(self.points.len(), [Vec4::ZERO; 3]);
         self.schedule.clear();
         if rayon::current_num_threads() > 1
+            && sweeps >= parallel::MIN_SWEEPS
             && self.groups.len() >= parallel::MIN_GROUPS
             && self.coloring.overflow.is_empty()
         {
@@ -834,7 +843,7 @@ mod tests {
         let (mut bodies, mut store) = scene(dt);
         let (mut ref_bodies, mut ref_store) = (bodies.clone(), store.clone());
         let mut wide = WideContacts::default();
-        wide.pack(&store, &bodies, SweepOrder::Sequential);
+        wide.pack(&store, &bodies, SweepOrder::Sequential, 16);
         assert_eq!(wide.colors(), (3, 0));
         wide.solve(&mut store, &mut [], &mut bodies.dv, 30, 1.0, true);
         wide.unpack(&mut store);

@@ -694,7 +694,7 @@ impl World {
             },
         );
         self.wide
-            .pack(&self.contacts, &self.solver, self.settings.sweep_order);
+            .pack(&self.contacts, &self.solver, s.sweep_order, self.sweeps.0);
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
         let exact = crate::exact::Rule::of(s)
             .is_some_and(|r| crate::exact::takes_any(&mut self.contacts, &self.joint_rows, r));
