@@ -11,17 +11,21 @@
 //! worse: `pyramid_40` drift 46.6 mm against 6.3 mm.)
 //!
 //! The store itself is a set of flat arrays, one entry per solved contact point, reused
-//! every step:
+//! every step. The solver's rows are built in its lanes (`wide_build.rs`) from
+//! `inputs`; the store's own scalar rows (`points` and the arrays after it) only on the
+//! steps whose exact mode, overflow set or restitution pass reads them
+//! ([`ContactStore::build_rows`]), so a large resting scene never allocates them:
 //!
 //! | array | bytes per point | what |
 //! |---|---|---|
 //! | `inputs` | 56 | [`PointInput`]: bodies, normal, point, separation, materials, warm start |
-//! | `points` | 236 | [`ContactRows`]: bodies, inverse masses, μ, three rows |
 //! | `source` | 8 | (manifold index, point index) in the narrowphase, for write-back |
-//! | `split_b`, `split_lambda` | 8 | split-impulse position rows |
-//! | `impulse` | 12 | the step's impulses, summed over its solve substeps |
-//! | `restitution` | 8 per bouncing point | (point, `b̃` of the restitution pass) |
+//! | `island` | 4 | island root, for the exact mode |
 //! | `manifold_points` | 8 per manifold | (first point, count): the unit the colouring packs |
+//! | `points` | 236 | [`ContactRows`]: bodies, inverse masses, μ, three rows (`build_rows`) |
+//! | `split_b`, `split_lambda` | 8 | split-impulse position rows (`build_rows`) |
+//! | `impulse` | 12 | the step's impulses, summed over its solve substeps (`build_rows`) |
+//! | `restitution` | 8 per bouncing point | (point, `b̃` of the restitution pass) |
 //!
 //! Materials combine by [`Settings::friction_combine`](crate::Settings) (default
 //! `√(μa·μb)`) and [`Settings::restitution_combine`](crate::Settings) (default max).
@@ -85,6 +89,10 @@ pub(crate) struct ContactStore {
     pub manifolds: usize,
     /// Points that came with a non-zero warm-start impulse.
     pub warm_started: usize,
+    /// Some manifold of the step has a restitution above zero.
+    pub bouncy: bool,
+    /// `build_rows` ran this step: `points` (and the per-point scalars) are current.
+    rows: bool,
 }
 
 /// What the store needs to know about the world to build rows.
@@ -102,24 +110,27 @@ pub(crate) struct BuildContext<'a> {
 }
 
 impl ContactStore {
-    /// Rebuild every row from the manifolds: first what each point needs (in store
-    /// order, one pass), then the rows, which are independent of each other and are
-    /// built on the pool's threads when there are enough of them.
-    pub fn build(
+    /// Take this step's points from the manifolds, in store order: what each point's
+    /// rows are built from (`inputs`), where it came from, its manifold and island. The
+    /// rows themselves are built in the solver's lanes (`wide_build.rs`); the store's
+    /// own scalar rows only by [`build_rows`](Self::build_rows), for the steps that
+    /// read them.
+    pub fn gather(
         &mut self,
         manifolds: &[PairManifold],
         ctx: &BuildContext<'_>,
         bodies: &SolverBodies,
-        params: &BuildParams,
     ) {
         self.inputs.clear();
         self.source.clear();
         self.restitution.clear();
         self.manifold_points.clear();
         self.island.clear();
+        self.points.clear();
         self.manifolds = 0;
         self.warm_started = 0;
-        let mut bouncy = false;
+        self.bouncy = false;
+        self.rows = false;
         for (mi, pm) in manifolds.iter().enumerate() {
             let (ka, kb) = (pm.a as usize, pm.b as usize);
             let (ba, bb) = (ctx.collider_body[ka], ctx.collider_body[kb]);
@@ -135,7 +146,6 @@ impl ContactStore {
             let restitution = ctx
                 .restitution_combine
                 .combine(ma.restitution, mb.restitution);
-            bouncy |= restitution > 0.0;
             let island = if bodies.inv_mass[sa as usize] > 0.0 {
                 ctx.island_root[ba as usize]
             } else {
@@ -161,12 +171,19 @@ impl ContactStore {
             let count = self.inputs.len() as u32 - first;
             if count > 0 {
                 self.manifold_points.push((first, count));
+                self.bouncy |= restitution > 0.0;
             }
         }
+    }
 
+    /// Build every point's scalar rows (`jacobian::build_point`, the same bits as the
+    /// lanes'), for the steps whose exact mode, overflow set or restitution pass reads
+    /// them; the restitution pass's points are listed. The rows are independent of
+    /// each other and are built on the pool's threads when there are enough of them.
+    pub fn build_rows(&mut self, bodies: &SolverBodies, params: &BuildParams) {
         // Every entry below is overwritten, so the buffers only grow, never reset.
         let n = self.inputs.len();
-        self.points.truncate(n);
+        self.rows = true;
         self.points.resize(n, ContactRows::default());
         self.split_b.truncate(n);
         self.split_b.resize(n, 0.0);
@@ -207,7 +224,7 @@ impl ContactStore {
                 )
                 .for_each(one);
         }
-        if bouncy {
+        if self.bouncy {
             self.restitution.extend(
                 self.bounce
                     .iter()
@@ -215,6 +232,38 @@ impl ContactStore {
                     .filter_map(|(i, b)| b.map(|b| (i as u32, b))),
             );
         }
+    }
+
+    /// Whether this step built the scalar rows ([`build_rows`](Self::build_rows)).
+    pub fn has_rows(&self) -> bool {
+        self.rows
+    }
+
+    /// A test fixture: append one point (its own manifold unless `extend`) with its
+    /// input and scalar rows, as `gather` and `build_rows` would.
+    #[cfg(test)]
+    pub fn push_point(
+        &mut self,
+        input: PointInput,
+        bodies: &SolverBodies,
+        params: &BuildParams,
+        extend: bool,
+    ) {
+        let i = self.inputs.len() as u32;
+        self.rows = true;
+        match self.manifold_points.last_mut() {
+            Some(last) if extend => last.1 += 1,
+            _ => self.manifold_points.push((i, 1)),
+        }
+        let (rows, extra) = build_point(bodies, &input, params);
+        self.inputs.push(input);
+        self.points.push(rows);
+        self.source.push((0, 0));
+        self.island.push(0);
+        self.split_b.push(extra.split_b);
+        self.split_lambda.push(0.0);
+        self.impulse.push([0.0; 3]);
+        self.bounce.push(extra.restitution_b);
     }
 
     /// After a solve substep of `h` seconds (`Settings::solve_substeps`): advance each
@@ -274,7 +323,7 @@ impl ContactStore {
 
     /// Number of rows.
     pub fn rows(&self) -> usize {
-        3 * self.points.len()
+        3 * self.inputs.len()
     }
 }
 

@@ -380,7 +380,7 @@ impl Rule {
 
 /// The islands of the last step: `(root, contact points, joint rows)` in root order.
 pub(crate) fn islands_of(c: &ContactStore, j: &JointRows) -> Vec<(u32, Vec<u32>, Vec<u32>)> {
-    let mut order: Vec<(u32, Source)> = (0..c.points.len() as u32)
+    let mut order: Vec<(u32, Source)> = (0..c.inputs.len() as u32)
         .map(|i| (c.island[i as usize], Source::Point(i, 0)))
         .chain((0..j.rows.len() as u32).map(|r| (j.island[r as usize], Source::Joint(r))))
         .collect();
@@ -402,8 +402,8 @@ pub(crate) fn islands_of(c: &ContactStore, j: &JointRows) -> Vec<(u32, Vec<u32>,
 /// Whether some island has at most `max_rows` rows: a count per island root in a
 /// reused buffer, so the common case of large islands costs no allocation.
 pub(crate) fn any_small_island(c: &mut ContactStore, j: &JointRows, max_rows: usize) -> bool {
-    if 3 * c.points.len() + j.rows.len() <= max_rows {
-        return !c.points.is_empty() || !j.rows.is_empty();
+    if 3 * c.inputs.len() + j.rows.len() <= max_rows {
+        return !c.inputs.is_empty() || !j.rows.is_empty();
     }
     let roots = c.island.iter().chain(&j.island);
     if roots.clone().any(|&r| r == u32::MAX) {
@@ -513,13 +513,18 @@ pub(crate) fn export(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jacobian::{BuildParams, PointInput, build_point};
+    use crate::jacobian::{BuildParams, PointInput};
     use crate::solver_body::SolverBodies;
     use glam::{Mat3, Vec3};
 
     /// Two unit spheres (1 kg) stacked on the dummy ground, sliding and spinning: six
     /// rows of full rank, so the BLCP has one answer for PGS to approach.
     fn two_spheres() -> Vec<ContactRows> {
+        two_spheres_store().points
+    }
+
+    /// [`two_spheres`] as a contact store: one island, two manifolds of one point.
+    fn two_spheres_store() -> ContactStore {
         let dt = 1.0 / 60.0;
         let mut bodies = SolverBodies::default();
         bodies.reset();
@@ -539,12 +544,11 @@ mod tests {
             warm_start: 0.0,
             ..BuildParams::for_tests(dt)
         };
-        [
+        let mut store = ContactStore::default();
+        for (a, b, p) in [
             (0u32, 1u32, Vec3::new(0.0, 0.0, 0.0)),
             (1, 2, Vec3::new(0.0, 1.0, 0.0)),
-        ]
-        .iter()
-        .map(|&(a, b, p)| {
+        ] {
             let input = PointInput {
                 a,
                 b,
@@ -555,9 +559,9 @@ mod tests {
                 restitution: 0.0,
                 warm: [0.0; 3],
             };
-            build_point(&bodies, &input, &s).0
-        })
-        .collect()
+            store.push_point(input, &bodies, &s, false);
+        }
+        store
     }
 
     #[test]
@@ -589,11 +593,7 @@ mod tests {
 
     #[test]
     fn export_writes_thud_lcp_json() {
-        let store = ContactStore {
-            points: two_spheres(),
-            island: vec![1, 1],
-            ..ContactStore::default()
-        };
+        let store = two_spheres_store();
         let mut out = Vec::new();
         assert_eq!(
             export(&store, &JointRows::default(), 100, &mut out).unwrap(),

@@ -14,6 +14,7 @@
 //! | `jacobian` | rows: 3×6 blocks, `T = M⁻¹Jᵀ`, `D`, `b̃ = b/D`, `J̃ = J/D` |
 //! | `pgs` | the projected Gauss-Seidel / SOR row update |
 //! | `color`, `wide` | graph colouring; the packed solver, four manifolds per SIMD lane |
+//! | `lanes`, `wide_build` | four `Vec3`/`Mat3` per SIMD lane; rows built straight into the lanes |
 //! | `parallel` | the packed sweeps on several threads, in the serial order's dependencies |
 //! | `integrate` | semi-implicit Euler, gyroscopic term, damping |
 //! | `island` | union-find islands, sleeping, waking |
@@ -47,6 +48,7 @@ mod integrate;
 mod island;
 mod jacobian;
 pub mod joint;
+mod lanes;
 pub mod material;
 mod parallel;
 mod pgs;
@@ -54,6 +56,7 @@ pub mod settings;
 mod solver_body;
 pub mod stats;
 mod wide;
+mod wide_build;
 pub mod world;
 
 pub use body::{Body, BodyBuilder, BodyHandle, BodyKind};

@@ -463,7 +463,7 @@ mod tests {
     use glam::{Mat3, Vec3};
 
     use crate::contact::ContactStore;
-    use crate::jacobian::{BuildParams, PointInput, build_point};
+    use crate::jacobian::{BuildParams, PointInput};
     use crate::joint::rows::JointRows;
     use crate::settings::SweepOrder;
     use crate::solver_body::{SolverBodies, Velocity};
@@ -494,11 +494,11 @@ mod tests {
             for c in 0..columns {
                 let body = (1 + k * columns + c) as u32;
                 let below = if k == 0 { 0 } else { body - columns as u32 };
-                let start = store.points.len() as u32;
                 let n = if (c + k) % 5 == 0 { 3 } else { 4 };
-                for (x, z) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+                for (j, (x, z)) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
                     .iter()
                     .take(n)
+                    .enumerate()
                 {
                     let p = PointInput {
                         a: below,
@@ -510,12 +510,8 @@ mod tests {
                         restitution: 0.0,
                         warm: [0.05 * (k % 4) as f32, 0.001, -0.002],
                     };
-                    let (rows, extra) = build_point(&bodies, &p, &s);
-                    store.points.push(rows);
-                    store.split_b.push(extra.split_b);
-                    store.split_lambda.push(0.0);
+                    store.push_point(p, &bodies, &s, j > 0);
                 }
-                store.manifold_points.push((start, n as u32));
             }
         }
         (bodies, store)
@@ -531,7 +527,14 @@ mod tests {
         pool.install(|| {
             let (mut bodies, mut store) = stacks(8, 40);
             let mut wide = WideContacts::default();
-            wide.pack(&store, &bodies, SweepOrder::Sequential, super::MIN_SWEEPS);
+            let params = BuildParams::for_tests(1.0 / 60.0);
+            wide.pack(
+                &store,
+                &bodies,
+                SweepOrder::Sequential,
+                super::MIN_SWEEPS,
+                &params,
+            );
             let parallel = wide.schedules();
             let mut joints = JointRows::default();
             wide.solve(&mut store, &mut joints.rows, &mut bodies.dv, 20, 1.0, false);

@@ -26,174 +26,100 @@
 //! its `T` blocks are zero. Manifolds in a colour are sorted by point count first so
 //! groups are full.
 //!
-//! The sweep is colours in order (a level's groups two at a time, `solve_pair`), then
-//! the overflow manifolds one by one with the scalar update; the joint rows run first,
-//! as in `pgs.rs`. After the sweeps `unpack` copies λ back into the contact store,
-//! where warm starting, restitution, the exact mode and write-back read it (with solve
-//! substeps only when one of them will; `refresh` rebuilds the lanes' `b̃` between
-//! substeps). On a pool of several threads the sweeps run in `parallel.rs`, in
-//! the per-body dependencies of this serial order, with the same answer to the bit.
+//! The rows are built in their lanes (`wide_build.rs`) from the contact store's point
+//! inputs; the lanes hold the step's λ (warm start, sweeps, the summed impulses, the
+//! write-back into the narrowphase cache). The sweep is colours in order (a level's
+//! groups two at a time, `solve_pair`), then the overflow manifolds one by one with the
+//! scalar update on the store's rows; the joint rows run first, as in `pgs.rs`. On the
+//! steps that build the store's scalar rows (exact mode, overflow, restitution),
+//! `unpack` copies λ into them where those read them, and `refresh` takes back what
+//! they changed; `refresh` also rebuilds the lanes' `b̃` between solve substeps. On a
+//! pool of several threads the sweeps run in `parallel.rs`, in the per-body
+//! dependencies of this serial order, with the same answer to the bit.
 
-use std::ops::{Add, AddAssign, Mul, Sub, SubAssign};
-
-use glam::{BVec4A, Mat3, Vec3, Vec4};
+use glam::{BVec4A, Mat3, Vec4};
 
 use crate::color::Coloring;
 use crate::contact::{ContactStore, each_point};
-use crate::jacobian::{BuildParams, Row};
+use crate::jacobian::{BuildParams, ContactRows, Row};
+use crate::lanes::V3;
 use crate::parallel::{self, Schedule};
 use crate::pgs;
 use crate::settings::SweepOrder;
 use crate::solver_body::{SolverBodies, Velocity};
-
-/// Four `Vec3`s, one per lane, as `x`, `y`, `z` lanes.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(crate) struct V3 {
-    x: Vec4,
-    y: Vec4,
-    z: Vec4,
-}
-
-impl V3 {
-    #[inline(always)]
-    fn dot(self, o: V3) -> Vec4 {
-        self.x * o.x + self.y * o.y + self.z * o.z
-    }
-
-    #[inline(always)]
-    fn set(&mut self, l: usize, v: Vec3) {
-        self.x[l] = v.x;
-        self.y[l] = v.y;
-        self.z[l] = v.z;
-    }
-
-    #[inline(always)]
-    fn zero_where(self, mask: BVec4A) -> V3 {
-        V3 {
-            x: Vec4::select(mask, Vec4::ZERO, self.x),
-            y: Vec4::select(mask, Vec4::ZERO, self.y),
-            z: Vec4::select(mask, Vec4::ZERO, self.z),
-        }
-    }
-
-    #[inline(always)]
-    fn lane(&self, l: usize) -> Vec3 {
-        Vec3::new(self.x[l], self.y[l], self.z[l])
-    }
-}
-
-impl Add for V3 {
-    type Output = V3;
-    #[inline(always)]
-    fn add(self, o: V3) -> V3 {
-        V3 {
-            x: self.x + o.x,
-            y: self.y + o.y,
-            z: self.z + o.z,
-        }
-    }
-}
-
-impl Sub for V3 {
-    type Output = V3;
-    #[inline(always)]
-    fn sub(self, o: V3) -> V3 {
-        V3 {
-            x: self.x - o.x,
-            y: self.y - o.y,
-            z: self.z - o.z,
-        }
-    }
-}
-
-impl Mul<Vec4> for V3 {
-    type Output = V3;
-    #[inline(always)]
-    fn mul(self, s: Vec4) -> V3 {
-        V3 {
-            x: self.x * s,
-            y: self.y * s,
-            z: self.z * s,
-        }
-    }
-}
-
-impl AddAssign for V3 {
-    #[inline(always)]
-    fn add_assign(&mut self, o: V3) {
-        *self = *self + o;
-    }
-}
-
-impl SubAssign for V3 {
-    #[inline(always)]
-    fn sub_assign(&mut self, o: V3) {
-        *self = *self - o;
-    }
-}
+use crate::wide_build;
 
 /// Four lanes' `(Δv, Δω)`.
 #[derive(Debug, Clone, Copy, Default)]
-struct WideVel {
-    lin: V3,
-    ang: V3,
+pub(crate) struct WideVel {
+    pub lin: V3,
+    pub ang: V3,
 }
 
-/// One row in four lanes (the fields of [`Row`]).
+impl WideVel {
+    /// Lane `l` set to `v`.
+    #[inline(always)]
+    pub fn set(&mut self, l: usize, v: Velocity) {
+        self.lin.set(l, v.lin);
+        self.ang.set(l, v.ang);
+    }
+}
+
+/// One row in four lanes (the fields of `jacobian::Row`; 288 bytes).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct WideRow {
-    j_lin: V3,
-    j_ang_a: V3,
-    j_ang_b: V3,
-    t_ang_a: V3,
-    t_ang_b: V3,
-    b: Vec4,
-    lambda: Vec4,
-    d: Vec4,
+    pub j_lin: V3,
+    pub j_ang_a: V3,
+    pub j_ang_b: V3,
+    pub t_ang_a: V3,
+    pub t_ang_b: V3,
+    pub b: Vec4,
+    pub lambda: Vec4,
+    pub d: Vec4,
 }
 
 impl WideRow {
-    fn set(&mut self, l: usize, r: &Row) {
-        self.j_lin.set(l, r.j_lin);
-        self.j_ang_a.set(l, r.j_ang_a);
-        self.j_ang_b.set(l, r.j_ang_b);
-        self.t_ang_a.set(l, r.t_ang_a);
-        self.t_ang_b.set(l, r.t_ang_b);
-        self.b[l] = r.b;
-        self.lambda[l] = r.lambda;
-        self.d[l] = r.d;
+    /// Every field zero in the lanes where `mask` is set (zero rows: no impulse, no
+    /// velocity change).
+    #[inline(always)]
+    pub fn zero_where(self, mask: BVec4A) -> WideRow {
+        let z = |v: Vec4| Vec4::select(mask, Vec4::ZERO, v);
+        WideRow {
+            j_lin: self.j_lin.zero_where(mask),
+            j_ang_a: self.j_ang_a.zero_where(mask),
+            j_ang_b: self.j_ang_b.zero_where(mask),
+            t_ang_a: self.t_ang_a.zero_where(mask),
+            t_ang_b: self.t_ang_b.zero_where(mask),
+            b: z(self.b),
+            lambda: z(self.lambda),
+            d: z(self.d),
+        }
+    }
+}
+
+impl WideRow {
+    /// Lane `l` as a scalar row.
+    fn lane(&self, l: usize) -> Row {
+        Row {
+            j_lin: self.j_lin.lane(l),
+            j_ang_a: self.j_ang_a.lane(l),
+            j_ang_b: self.j_ang_b.lane(l),
+            t_ang_a: self.t_ang_a.lane(l),
+            t_ang_b: self.t_ang_b.lane(l),
+            b: self.b[l],
+            lambda: self.lambda[l],
+            d: self.d[l],
+        }
     }
 }
 
 /// Point `k` of four manifolds: normal, first and second tangent rows, split `b̃`.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct WidePoint {
-    rows: [WideRow; 3],
-    split_b: Vec4,
+    pub rows: [WideRow; 3],
+    pub split_b: Vec4,
     /// Each lane's separation, advanced between solve substeps.
-    sep: Vec4,
-}
-
-impl WidePoint {
-    /// Lane `l` from the store's point `lanes[l]`, zero rows where it is `u32::MAX`.
-    fn fill(&mut self, lanes: &[u32; 4], store: &ContactStore) {
-        for (l, &i) in lanes.iter().enumerate() {
-            if i == u32::MAX {
-                for wr in &mut self.rows {
-                    wr.set(l, &Row::default());
-                }
-                self.split_b[l] = 0.0;
-                self.sep[l] = 0.0;
-            } else {
-                let i = i as usize;
-                for (wr, r) in self.rows.iter_mut().zip(&store.points[i].rows) {
-                    wr.set(l, r);
-                }
-                self.split_b[l] = store.split_b[i];
-                self.sep[l] = store.inputs.get(i).map_or(0.0, |p| p.separation);
-            }
-        }
-    }
+    pub sep: Vec4,
 }
 
 impl WidePoint {
@@ -253,10 +179,10 @@ fn refresh_group<V: Velocities + ?Sized>(
 /// Four manifolds of one colour.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Group {
-    a: [u32; 4],
-    b: [u32; 4],
-    inv_mass_a: Vec4,
-    inv_mass_b: Vec4,
+    pub a: [u32; 4],
+    pub b: [u32; 4],
+    pub inv_mass_a: Vec4,
+    pub inv_mass_b: Vec4,
     friction: Vec4,
     /// First wide point and number of wide points (the longest lane's point count).
     first: u32,
@@ -339,6 +265,19 @@ fn update(
     let new = (r.lambda - omega * (r.b + jdv)).max(lo).min(hi);
     let delta = new - r.lambda;
     r.lambda = new;
+    apply_impulse(r, delta, ima, imb, va, vb);
+}
+
+/// `dV += T·δ` of one row in four lanes (`pgs::apply_impulse` lane by lane).
+#[inline(always)]
+fn apply_impulse(
+    r: &WideRow,
+    delta: Vec4,
+    ima: Vec4,
+    imb: Vec4,
+    va: &mut WideVel,
+    vb: &mut WideVel,
+) {
     let s = r.d * delta;
     va.lin -= r.j_lin * (s * ima);
     va.ang += r.t_ang_a * delta;
@@ -488,7 +427,9 @@ pub(crate) fn split_group<V: Velocities + ?Sized>(
 }
 
 impl WideContacts {
-    /// Colour the store's manifolds and pack them into groups (after `ContactStore::build`).
+    /// Colour the store's manifolds, pack them into groups and build their rows in the
+    /// lanes (`wide_build.rs`), from the store's point inputs (after
+    /// `ContactStore::gather`) and the solver bodies; `params` are the solve substep's.
     /// `sweeps`: velocity sweeps per solve of this step (the multi-threaded schedule is
     /// built only for at least `parallel::MIN_SWEEPS`).
     pub fn pack(
@@ -497,6 +438,7 @@ impl WideContacts {
         bodies: &SolverBodies,
         order: SweepOrder,
         sweeps: u32,
+        params: &BuildParams,
     ) {
         self.fixed.clear();
         self.fixed.extend(
@@ -504,7 +446,7 @@ impl WideContacts {
                 i == 0 || (bodies.inv_mass[i] == 0.0 && bodies.inv_inertia[i] == Mat3::ZERO)
             }),
         );
-        let pts = &store.points;
+        let pts = &store.inputs;
         self.coloring.build(
             store
                 .manifold_points
@@ -538,8 +480,8 @@ impl WideContacts {
                     let first = &pts[s as usize];
                     g.a[l] = first.a;
                     g.b[l] = first.b;
-                    g.inv_mass_a[l] = first.inv_mass_a;
-                    g.inv_mass_b[l] = first.inv_mass_b;
+                    g.inv_mass_a[l] = bodies.inv_mass[first.a as usize];
+                    g.inv_mass_b[l] = bodies.inv_mass[first.b as usize];
                     g.friction[l] = first.friction;
                     let movable = |i: u32| !self.fixed[i as usize];
                     g.movable |=
@@ -554,14 +496,19 @@ impl WideContacts {
             }
             self.color_groups.push((start, self.groups.len() as u32));
         }
-        // Copy the rows into their lanes; each wide point is independent. Every lane is
-        // written (empty ones with zero rows), so the buffer is only grown, never reset.
+        // Build the rows in their lanes, group by group. Every lane is written (empty
+        // ones with zero rows), so the buffer is only grown, never reset.
         let n = self.lanes.len();
         self.points.truncate(n);
         self.points.resize(n, WidePoint::default());
-        each_point(&mut self.points, &self.lanes, |(wp, lanes)| {
-            wp.fill(lanes, store)
-        });
+        wide_build::each_group(
+            &self.groups,
+            &mut self.points,
+            &self.lanes,
+            &|g, pts, lanes| {
+                wide_build::build_group(g, pts, lanes, &store.inputs, bodies, params);
+            },
+        );
         self.split_lambda.clear();
         self.split_lambda.resize(self.points.len(), Vec4::ZERO);
         self.impulse.clear();
@@ -686,9 +633,9 @@ impl WideContacts {
         params: &BuildParams,
         lambda_from: Option<&ContactStore>,
     ) {
-        for g in &self.groups {
-            refresh_group(g, &mut self.points[g.range()], moved, vnc, h, params);
-        }
+        wide_build::each_group(&self.groups, &mut self.points, &self.lanes, &|g, pts, _| {
+            refresh_group(g, pts, moved, vnc, h, params);
+        });
         if let Some(store) = lambda_from {
             crate::contact::each_point(&mut self.points, &self.lanes, |(p, lanes)| {
                 p.take_lambda(lanes, store);
@@ -707,6 +654,76 @@ impl WideContacts {
                 }
             }
         });
+    }
+
+    /// `dV += T·λ` for the lanes' (warm) impulses, group by group in sweep order, so each
+    /// body takes its manifolds' impulses in store order — `pgs::warm_start`'s sums, bit
+    /// for bit, in the sequential order. The overflow set is the caller's (its points
+    /// are the store's).
+    pub fn warm_start(&self, dv: &mut [Velocity]) {
+        for g in &self.groups {
+            let mut va = gather(dv, g.a);
+            let mut vb = gather(dv, g.b);
+            for p in &self.points[g.range()] {
+                for r in &p.rows {
+                    apply_impulse(r, r.lambda, g.inv_mass_a, g.inv_mass_b, &mut va, &mut vb);
+                }
+            }
+            scatter(dv, g.a, g.movable, &va);
+            scatter(dv, g.b, g.movable >> 4, &vb);
+        }
+    }
+
+    /// The store points of the overflow manifolds (solved one by one from the store's
+    /// rows), in sweep order.
+    pub fn overflow_points<'a>(
+        &'a self,
+        store: &'a ContactStore,
+    ) -> impl Iterator<Item = std::ops::Range<usize>> + 'a {
+        self.coloring.overflow.iter().map(|&m| {
+            let (s, n) = store.manifold_points[m as usize];
+            s as usize..(s + n) as usize
+        })
+    }
+
+    /// The store's scalar rows as the lanes hold them now (blocks, `b̃`, λ), for a step
+    /// that built none (`World::export_lcp`).
+    pub fn rows_into(&self, store: &mut ContactStore) {
+        store.points.clear();
+        store
+            .points
+            .extend(store.inputs.iter().zip(&self.at).map(|(input, &at)| {
+                let (w, l) = ((at / 4) as usize, (at % 4) as usize);
+                let g = self.groups[self.group_of(w)];
+                ContactRows {
+                    a: input.a,
+                    b: input.b,
+                    inv_mass_a: g.inv_mass_a[l],
+                    inv_mass_b: g.inv_mass_b[l],
+                    friction: input.friction,
+                    rows: self.points[w].rows.each_ref().map(|r| r.lane(l)),
+                }
+            }));
+    }
+
+    /// The group holding wide point `w`.
+    fn group_of(&self, w: usize) -> usize {
+        self.groups.partition_point(|g| g.range().end <= w)
+    }
+
+    /// Write the lanes' λ and the step's summed impulses (`accumulate`) into the
+    /// narrowphase's per-point `user` data, as `ContactStore::write_back` does from the
+    /// store's rows (for the steps that built none).
+    pub fn write_back(&self, store: &ContactStore, manifolds: &mut [thud_collide::PairManifold]) {
+        for (&at, &(mi, pi)) in self.at.iter().zip(&store.source) {
+            if at == u32::MAX {
+                continue;
+            }
+            let (w, l) = ((at / 4) as usize, (at % 4) as usize);
+            let [n, t1, t2] = self.points[w].rows.each_ref().map(|r| r.lambda[l]);
+            let [sn, s1, s2] = self.impulse[w].map(|s| s[l]);
+            manifolds[mi as usize].manifold.points[pi as usize].user = [n, t1, t2, sn, s1, s2];
+        }
     }
 
     /// Add the lanes' λ to the step's impulses (a solve substep that left the store's λ
@@ -788,7 +805,8 @@ impl WideContacts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jacobian::{BuildParams, PointInput, build_point};
+    use crate::jacobian::{BuildParams, PointInput};
+    use glam::Vec3;
 
     /// Two boxes side by side on the ground, each with four corner contacts, and a
     /// third box bridging them: three bodies, four manifolds (two colours).
@@ -810,7 +828,6 @@ mod tests {
         let s = BuildParams::for_tests(dt);
         let mut store = ContactStore::default();
         let mut manifold = |a: u32, b: u32, y: f32, xs: [f32; 2], n: u32| {
-            let start = store.points.len() as u32;
             for k in 0..n {
                 let (x, z) = [(xs[0], -0.5), (xs[1], -0.5), (xs[1], 0.5), (xs[0], 0.5)][k as usize];
                 let p = PointInput {
@@ -823,12 +840,8 @@ mod tests {
                     restitution: 0.0,
                     warm: [0.0; 3],
                 };
-                let (rows, extra) = build_point(&bodies, &p, &s);
-                store.points.push(rows);
-                store.split_b.push(extra.split_b);
-                store.split_lambda.push(0.0);
+                store.push_point(p, &bodies, &s, k > 0);
             }
-            store.manifold_points.push((start, n));
         };
         manifold(0, 1, 0.0, [-1.1, -0.1], 4);
         manifold(0, 2, 0.0, [0.1, 1.1], 4);
@@ -843,7 +856,13 @@ mod tests {
         let (mut bodies, mut store) = scene(dt);
         let (mut ref_bodies, mut ref_store) = (bodies.clone(), store.clone());
         let mut wide = WideContacts::default();
-        wide.pack(&store, &bodies, SweepOrder::Sequential, 16);
+        wide.pack(
+            &store,
+            &bodies,
+            SweepOrder::Sequential,
+            16,
+            &BuildParams::for_tests(dt),
+        );
         assert_eq!(wide.colors(), (3, 0));
         wide.solve(&mut store, &mut [], &mut bodies.dv, 30, 1.0, true);
         wide.unpack(&mut store);

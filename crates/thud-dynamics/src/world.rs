@@ -418,15 +418,25 @@ impl World {
     /// coupled boxed LCP `(A, b, lo, hi, friction_coupling)` per island of at most
     /// `max_rows` rows, assembled from the very rows the solver used), so they can be
     /// studied with `thud-lcp compare`. Returns how many problems were written. With
-    /// several solve substeps the rows' `b` are the first substep's unless the exact
-    /// mode kept the store's rows current (`docs/dynamics.md`).
+    /// several solve substeps the contact rows are those of the last solve substep (its
+    /// `b` from the separations advanced to it), except on steps that kept the store's
+    /// rows for the exact mode, the overflow set or restitution without refreshing
+    /// them, whose rows' `b` are the first substep's (`docs/dynamics.md`).
     pub fn export_lcp(
         &self,
         out: &mut dyn std::io::Write,
         max_rows: usize,
     ) -> Result<usize, DynamicsError> {
-        crate::exact::export(&self.contacts, &self.joint_rows, max_rows, out)
-            .map_err(DynamicsError::Export)
+        let mut export = |c: &ContactStore| {
+            crate::exact::export(c, &self.joint_rows, max_rows, out).map_err(DynamicsError::Export)
+        };
+        if self.contacts.has_rows() || self.contacts.inputs.is_empty() {
+            return export(&self.contacts);
+        }
+        // The step solved from its lanes alone: take the rows from there.
+        let mut store = self.contacts.clone();
+        self.wide.rows_into(&mut store);
+        export(&store)
     }
 
     // ------------------------------------------------------------------ the step
@@ -678,7 +688,7 @@ impl World {
             restitution_combine: s.restitution_combine,
         };
         self.contacts
-            .build(self.narrow.manifolds(), &ctx, &self.solver, &params);
+            .gather(self.narrow.manifolds(), &ctx, &self.solver);
         crate::joint::rows::build(
             &mut self.joint_rows,
             &self.joints,
@@ -693,16 +703,31 @@ impl World {
                 warm_start: s.warm_start,
             },
         );
-        self.wide
-            .pack(&self.contacts, &self.solver, s.sweep_order, self.sweeps.0);
+        self.wide.pack(
+            &self.contacts,
+            &self.solver,
+            s.sweep_order,
+            self.sweeps.0,
+            &params,
+        );
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
-        let exact = crate::exact::Rule::of(s)
-            .is_some_and(|r| crate::exact::takes_any(&mut self.contacts, &self.joint_rows, r));
+        // The store's own scalar rows, for the steps that read them: the exact mode (an
+        // island small enough for it), the overflow set, the restitution pass.
+        let rule = crate::exact::Rule::of(s);
+        let small = rule.is_some_and(|r| {
+            crate::exact::any_small_island(&mut self.contacts, &self.joint_rows, r.max_rows)
+        });
+        if small || self.stats.overflow > 0 || self.contacts.bouncy {
+            self.contacts.build_rows(&self.solver, &params);
+        }
+        let exact = small
+            && rule
+                .is_some_and(|r| crate::exact::takes_any(&mut self.contacts, &self.joint_rows, r));
         self.store_rows = h < step_h && (self.stats.overflow > 0 || exact);
         self.exact_last_step = exact && s.solve_substeps > 1;
         self.stats.joint_rows += self.joint_rows.rows.len();
         self.stats.awake_bodies += self.solver.len() - 1;
-        self.stats.contacts = self.contacts.points.len();
+        self.stats.contacts = self.contacts.inputs.len();
         self.stats.manifolds = self.contacts.manifolds;
         self.stats.rows = self.contacts.rows();
         self.stats.warm_started = self.contacts.warm_started;
@@ -765,21 +790,29 @@ impl World {
         self.solver.pseudo.fill(Velocity::ZERO);
     }
 
-    /// `dV = T·λ` for the warm impulses. After the first solve substep `dV` already is
-    /// `T·λ` of the last substep's λ, so only joint rows (built again) need it redone.
+    /// `dV = T·λ` for the warm impulses: joint rows, the lanes, the overflow set. After
+    /// the first solve substep `dV` already is `T·λ` of the last substep's λ, so only
+    /// joint rows (built again) need it redone.
     fn warm_start(&mut self, first: bool) {
         if !first && self.joint_rows.rows.is_empty() {
             return;
         }
         self.solver.clear_dv();
-        pgs::warm_start_joints(&self.joint_rows.rows, &mut self.solver.dv);
-        pgs::warm_start(&self.contacts.points, &mut self.solver.dv);
+        let dv = &mut self.solver.dv;
+        pgs::warm_start_joints(&self.joint_rows.rows, dv);
+        self.wide.warm_start(dv);
+        if self.contacts.has_rows() {
+            for r in self.wide.overflow_points(&self.contacts) {
+                pgs::warm_start(&self.contacts.points[r], dv);
+            }
+        }
     }
 
     /// The sweeps, the exact mode, restitution and the split pass, and the impulses
-    /// summed over the solve substeps. The store's λ are brought up to date on the
-    /// `last` solve substep and whenever something reads them (exact mode, overflow,
-    /// restitution, joints' warm start); otherwise λ and their sums stay in the lanes.
+    /// summed over the solve substeps. When the step built the store's rows, their λ
+    /// are brought up to date on the `last` solve substep and whenever something reads
+    /// them (exact mode, overflow, restitution); otherwise λ and their sums stay in the
+    /// lanes.
     fn solve(&mut self, last: bool) {
         let s = &self.settings;
         let (iterations, split_iterations) = self.sweeps;
@@ -792,7 +825,7 @@ impl World {
             s.symmetric_sweeps,
         );
         let bouncing = !self.contacts.restitution.is_empty();
-        let in_store = last || self.store_rows || bouncing || !self.joint_rows.rows.is_empty();
+        let in_store = self.contacts.has_rows() && (last || self.store_rows || bouncing);
         if in_store {
             self.wide.unpack(&mut self.contacts);
         }
@@ -880,8 +913,11 @@ impl World {
             b.force = Vec3::ZERO;
             b.torque = Vec3::ZERO;
         }
-        if last {
+        if last && self.contacts.has_rows() {
             self.contacts.write_back(self.narrow.manifolds_mut());
+        } else if last {
+            self.wide
+                .write_back(&self.contacts, self.narrow.manifolds_mut());
         }
         self.stats.joints_broken +=
             crate::joint::rows::write_back(&self.joint_rows, &mut self.joints, h);
