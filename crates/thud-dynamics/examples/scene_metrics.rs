@@ -70,7 +70,7 @@ fn main() {
         let (world, m) = run(&scene, s.clone(), steps);
         let st = world.stats();
         println!(
-            "{name:12} drift {:7.3} mm  sag {:7.3} mm  rise {:9.5} J  rebound {:8.4} J  moving {:4}  step mean {:7.3} ms max {:7.3} ms  rows {} contacts {}",
+            "{name:12} drift {:7.3} mm  sag {:7.3} mm  rise {:9.5} J  rebound {:8.4} J  moving {:4}  step mean {:7.3} ms max {:7.3} ms  rows {} contacts {} manifolds {} levels {}",
             m.drift * 1e3,
             m.sag * 1e3,
             m.energy_rise,
@@ -79,7 +79,9 @@ fn main() {
             m.mean_step * 1e3,
             m.max_step * 1e3,
             st.rows,
-            st.contacts
+            st.contacts,
+            st.manifolds,
+            st.colors
         );
         let stages: Vec<String> = Stage::ALL
             .iter()

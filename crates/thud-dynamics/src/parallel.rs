@@ -45,7 +45,7 @@ use glam::Vec4;
 use smallvec::SmallVec;
 
 use crate::solver_body::Velocity;
-use crate::wide::{Group, Velocities, WidePoint, solve_group, split_group};
+use crate::wide::{GaussSeidel, Group, Sor, Velocities, WidePoint, solve_group, split_group};
 
 /// Marks a dependency on the previous sweep.
 const WRAP: u32 = 1 << 31;
@@ -366,7 +366,12 @@ impl Schedule {
             // SAFETY: task (s, g) is claimed once and runs after (s − 1, g) (module
             // docs), so no other thread holds group g's points.
             let p = unsafe { pts.slice(grp.range()) };
-            solve_group(grp, p, &mut SharedVelocities(vel), w, false);
+            let dv = &mut SharedVelocities(vel);
+            if omega == 1.0 {
+                solve_group(grp, p, dv, GaussSeidel, false);
+            } else {
+                solve_group(grp, p, dv, Sor(w), false);
+            }
         });
     }
 

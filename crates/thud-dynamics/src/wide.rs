@@ -249,20 +249,50 @@ pub(crate) struct WideContacts {
     schedule: Schedule,
 }
 
+/// The relaxation of the row update: `ω·x` for SOR, `x` itself for Gauss-Seidel. At
+/// ω = 1 (the default) that is one multiply fewer on every row's dependency chain, and
+/// the same bits (`1·x = x`).
+pub(crate) trait Relax: Copy + Send + Sync {
+    /// `ω·x`.
+    fn relax(self, x: Vec4) -> Vec4;
+}
+
+/// ω = 1.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GaussSeidel;
+
+impl Relax for GaussSeidel {
+    #[inline(always)]
+    fn relax(self, x: Vec4) -> Vec4 {
+        x
+    }
+}
+
+/// Any other ω, in every lane.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Sor(pub Vec4);
+
+impl Relax for Sor {
+    #[inline(always)]
+    fn relax(self, x: Vec4) -> Vec4 {
+        self.0 * x
+    }
+}
+
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn update(
+fn update<R: Relax>(
     r: &mut WideRow,
     lo: Vec4,
     hi: Vec4,
-    omega: Vec4,
+    omega: R,
     ima: Vec4,
     imb: Vec4,
     va: &mut WideVel,
     vb: &mut WideVel,
 ) {
     let jdv = r.j_lin.dot(vb.lin - va.lin) + r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang);
-    let new = (r.lambda - omega * (r.b + jdv)).max(lo).min(hi);
+    let new = (r.lambda - omega.relax(r.b + jdv)).max(lo).min(hi);
     let delta = new - r.lambda;
     r.lambda = new;
     apply_impulse(r, delta, ima, imb, va, vb);
@@ -322,11 +352,11 @@ fn scatter<V: Velocities + ?Sized>(dv: &mut V, idx: [u32; 4], movable: u8, w: &W
 /// One group: gather, the points in order (forward or backward), scatter. `pts` are
 /// the group's own wide points.
 #[inline(always)]
-pub(crate) fn solve_group<V: Velocities + ?Sized>(
+pub(crate) fn solve_group<V: Velocities + ?Sized, R: Relax>(
     g: &Group,
     pts: &mut [WidePoint],
     dv: &mut V,
-    omega: Vec4,
+    omega: R,
     back: bool,
 ) {
     let mut va = gather(dv, g.a);
@@ -349,11 +379,11 @@ pub(crate) fn solve_group<V: Velocities + ?Sized>(
 /// [`solve_group`]'s updates in its order, interleaved point by point so the core
 /// overlaps the two dependency chains. `pts[k]` are group `g[k]`'s own wide points.
 #[inline(always)]
-fn solve_pair<V: Velocities + ?Sized>(
+fn solve_pair<V: Velocities + ?Sized, R: Relax>(
     g: [&Group; 2],
     pts: [&mut [WidePoint]; 2],
     dv: &mut V,
-    omega: Vec4,
+    omega: R,
 ) {
     let [p0, p1] = pts;
     let (mut va0, mut vb0) = (gather(dv, g[0].a), gather(dv, g[0].b));
@@ -414,7 +444,7 @@ pub(crate) fn split_group<V: Velocities + ?Sized>(
             &mut r,
             Vec4::ZERO,
             inf,
-            Vec4::ONE,
+            GaussSeidel,
             g.inv_mass_a,
             g.inv_mass_b,
             &mut va,
@@ -549,7 +579,23 @@ impl WideContacts {
         omega: f32,
         back: bool,
     ) {
-        let w = Vec4::splat(omega);
+        if omega == 1.0 {
+            self.sweep_with(store, joints, dv, omega, GaussSeidel, back);
+        } else {
+            self.sweep_with(store, joints, dv, omega, Sor(Vec4::splat(omega)), back);
+        }
+    }
+
+    /// [`sweep`](Self::sweep) with the packed rows' relaxation `w` (ω in `omega`).
+    fn sweep_with<R: Relax>(
+        &mut self,
+        store: &mut ContactStore,
+        joints: &mut [crate::joint::rows::JointRow],
+        dv: &mut [Velocity],
+        omega: f32,
+        w: R,
+        back: bool,
+    ) {
         if !back {
             pgs::sweep_joints(joints, dv, false);
         } else {
@@ -888,6 +934,33 @@ mod tests {
                 );
             }
         }
+        // Over-relaxed (SOR, ω = 1.3): the same values as the scalar update too (a
+        // friction row whose bound `μλₙ` is zero may end at −0 in one and +0 in the
+        // other: `f32::clamp` keeps the bound's sign, `minps` does not).
+        let (mut sor_bodies, mut sor_store) = scene(dt);
+        let (mut ref_bodies2, mut ref_store2) = (sor_bodies.clone(), sor_store.clone());
+        wide.pack(
+            &sor_store,
+            &sor_bodies,
+            SweepOrder::Sequential,
+            16,
+            &BuildParams::for_tests(dt),
+        );
+        wide.solve(&mut sor_store, &mut [], &mut sor_bodies.dv, 10, 1.3, false);
+        wide.unpack(&mut sor_store);
+        for _ in 0..10 {
+            for c in &mut ref_store2.points {
+                pgs::solve_point(c, &mut ref_bodies2.dv, 1.3);
+            }
+        }
+        let lambdas = |s: &ContactStore| -> Vec<f32> {
+            s.points
+                .iter()
+                .flat_map(|c| c.rows.map(|r| r.lambda))
+                .collect()
+        };
+        assert_eq!(lambdas(&sor_store), lambdas(&ref_store2));
+        assert_ne!(lambdas(&sor_store), lambdas(&store));
         // The ground carries all three boxes (the first two manifolds, 8 points).
         let sum: f32 = store.points[..8].iter().map(|c| c.rows[0].lambda).sum();
         assert!(
