@@ -28,9 +28,8 @@
 //!
 //! The rows are built in their lanes (`wide_build.rs`) from the contact store's point
 //! inputs; the lanes hold the step's λ (warm start, sweeps, the summed impulses, the
-//! write-back into the narrowphase cache). The sweep is colours in order (a level's
-//! groups two at a time, `solve_pair`), then the overflow manifolds one by one with the
-//! scalar update on the store's rows; the joint rows run first, as in `pgs.rs`. On the
+//! write-back into the narrowphase cache). The sweep is colours in order, then the
+//! overflow manifolds one by one with the scalar update on the store's rows; the joint rows run first, as in `pgs.rs`. On the
 //! steps that build the store's scalar rows (exact mode, overflow, restitution),
 //! `unpack` copies λ into them where those read them, and `refresh` takes back what
 //! they changed; `refresh` also rebuilds the lanes' `b̃` between solve substeps. On a
@@ -375,47 +374,6 @@ pub(crate) fn solve_group<V: Velocities + ?Sized, R: Relax>(
     scatter(dv, g.b, g.movable >> 4, &vb);
 }
 
-/// Two groups of one level (no movable body in common), forward: each gets exactly
-/// [`solve_group`]'s updates in its order, interleaved point by point so the core
-/// overlaps the two dependency chains. `pts[k]` are group `g[k]`'s own wide points.
-#[inline(always)]
-fn solve_pair<V: Velocities + ?Sized, R: Relax>(
-    g: [&Group; 2],
-    pts: [&mut [WidePoint]; 2],
-    dv: &mut V,
-    omega: R,
-) {
-    let [p0, p1] = pts;
-    let (mut va0, mut vb0) = (gather(dv, g[0].a), gather(dv, g[0].b));
-    let (mut va1, mut vb1) = (gather(dv, g[1].a), gather(dv, g[1].b));
-    let inf = Vec4::splat(f32::INFINITY);
-    let point = |g: &Group, p: &mut WidePoint, va: &mut WideVel, vb: &mut WideVel| {
-        let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
-        let bound = (g.friction * p.rows[0].lambda).max(Vec4::ZERO);
-        let [rn, r1, r2] = &mut p.rows;
-        update(r1, -bound, bound, omega, ima, imb, va, vb);
-        update(r2, -bound, bound, omega, ima, imb, va, vb);
-        update(rn, Vec4::ZERO, inf, omega, ima, imb, va, vb);
-    };
-    let both = p0.len().min(p1.len());
-    let (head0, tail0) = p0.split_at_mut(both);
-    let (head1, tail1) = p1.split_at_mut(both);
-    for (q0, q1) in head0.iter_mut().zip(head1.iter_mut()) {
-        point(g[0], q0, &mut va0, &mut vb0);
-        point(g[1], q1, &mut va1, &mut vb1);
-    }
-    for q in tail0 {
-        point(g[0], q, &mut va0, &mut vb0);
-    }
-    for q in tail1 {
-        point(g[1], q, &mut va1, &mut vb1);
-    }
-    scatter(dv, g[0].a, g[0].movable, &va0);
-    scatter(dv, g[0].b, g[0].movable >> 4, &vb0);
-    scatter(dv, g[1].a, g[1].movable, &va1);
-    scatter(dv, g[1].b, g[1].movable >> 4, &vb1);
-}
-
 /// One group of the split-impulse position pass (normal rows, `b̃` = split `b̃`); `pts`
 /// and `lambda` are the group's own.
 #[inline(always)]
@@ -606,27 +564,10 @@ impl WideContacts {
             let c = if back { n - 1 - c } else { c };
             let (g0, g1) = self.color_groups[c];
             let groups = &self.groups[g0 as usize..g1 as usize];
-            if back {
-                for g in groups {
-                    solve_group(g, &mut self.points[g.range()], dv, w, true);
-                }
-                continue;
-            }
-            // A level's groups share no movable body: two at a time, two dependency
-            // chains for the core to overlap, the same updates in the same order each.
-            let mut pairs = groups.chunks_exact(2);
-            for pair in &mut pairs {
-                let (r0, r1) = (pair[0].range(), pair[1].range());
-                let (lo, hi) = self.points.split_at_mut(r1.start);
-                solve_pair(
-                    [&pair[0], &pair[1]],
-                    [&mut lo[r0], &mut hi[..r1.len()]],
-                    dv,
-                    w,
-                );
-            }
-            for g in pairs.remainder() {
-                solve_group(g, &mut self.points[g.range()], dv, w, false);
+            // A level's groups share no movable body: their order within it does not
+            // matter, only the points' order within each group.
+            for g in groups {
+                solve_group(g, &mut self.points[g.range()], dv, w, back);
             }
         }
         if !back {
