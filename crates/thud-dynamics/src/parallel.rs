@@ -57,6 +57,12 @@ const WAKE_UP: Duration = Duration::from_millis(1);
 /// Below this many groups a sweep is not worth splitting.
 pub(crate) const MIN_GROUPS: usize = 64;
 
+/// Below this many velocity sweeps per solve the split is not worth its hand-overs:
+/// at the default four solve substeps of 3 sweeps, two threads were slower than one
+/// (`pyramid_40` Solve stage 3.1 against 2.2 ms in the criterion bench), the pool's
+/// second thread taking up to a millisecond to start each time.
+pub(crate) const MIN_SWEEPS: u32 = 8;
+
 /// The dependency lists of one step's groups, their split into parts, and the progress
 /// counters.
 #[derive(Debug, Default)]
@@ -527,7 +533,13 @@ mod tests {
             let (mut bodies, mut store) = stacks(8, 40);
             let mut wide = WideContacts::default();
             let params = BuildParams::for_tests(1.0 / 60.0);
-            wide.pack(&store, &bodies, SweepOrder::Sequential, &params);
+            wide.pack(
+                &store,
+                &bodies,
+                SweepOrder::Sequential,
+                super::MIN_SWEEPS,
+                &params,
+            );
             let parallel = wide.schedules();
             let mut joints = JointRows::default();
             wide.solve(&mut store, &mut joints.rows, &mut bodies.dv, 20, 1.0, false);

@@ -418,11 +418,14 @@ impl WideContacts {
     /// Colour the store's manifolds, pack them into groups and build their rows in the
     /// lanes (`wide_build.rs`), from the store's point inputs (after
     /// `ContactStore::gather`) and the solver bodies; `params` are the solve substep's.
+    /// `sweeps`: velocity sweeps per solve of this step (the multi-threaded schedule is
+    /// built only for at least `parallel::MIN_SWEEPS`).
     pub fn pack(
         &mut self,
         store: &ContactStore,
         bodies: &SolverBodies,
         order: SweepOrder,
+        sweeps: u32,
         params: &BuildParams,
     ) {
         self.fixed.clear();
@@ -500,6 +503,7 @@ impl WideContacts {
         self.impulse.resize(self.points.len(), [Vec4::ZERO; 3]);
         self.schedule.clear();
         if rayon::current_num_threads() > 1
+            && sweeps >= parallel::MIN_SWEEPS
             && self.groups.len() >= parallel::MIN_GROUPS
             && self.coloring.overflow.is_empty()
         {
@@ -843,6 +847,7 @@ mod tests {
             &store,
             &bodies,
             SweepOrder::Sequential,
+            16,
             &BuildParams::for_tests(dt),
         );
         assert_eq!(wide.colors(), (3, 0));
@@ -879,6 +884,7 @@ mod tests {
             &sor_store,
             &sor_bodies,
             SweepOrder::Sequential,
+            16,
             &BuildParams::for_tests(dt),
         );
         wide.solve(&mut sor_store, &mut [], &mut sor_bodies.dv, 10, 1.3, false);

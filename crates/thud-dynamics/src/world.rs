@@ -703,8 +703,13 @@ impl World {
                 warm_start: s.warm_start,
             },
         );
-        self.wide
-            .pack(&self.contacts, &self.solver, s.sweep_order, &params);
+        self.wide.pack(
+            &self.contacts,
+            &self.solver,
+            s.sweep_order,
+            self.sweeps.0,
+            &params,
+        );
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
         // The store's own scalar rows, for the steps that read them: the exact mode (an
         // island small enough for it), the overflow set, the restitution pass.
