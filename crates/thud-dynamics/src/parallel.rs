@@ -60,7 +60,11 @@ pub(crate) const MIN_GROUPS: usize = 64;
 /// Below this many velocity sweeps per solve the split is not worth its hand-overs:
 /// at the default four solve substeps of 3 sweeps, two threads were slower than one
 /// (`pyramid_40` Solve stage 3.1 against 2.2 ms in the criterion bench), the pool's
-/// second thread taking up to a millisecond to start each time.
+/// second thread taking up to a millisecond to start each time. Once the rows were
+/// built and refreshed on the pool, splitting 3-sweep solves gained 15–20 % on an
+/// idle machine, but with another process busy on the second core a step took 10 to
+/// 116 ms instead of 3.6 to 8 (a dependency wait spins on a part whose thread the OS
+/// has descheduled), so short solves stay on one thread.
 pub(crate) const MIN_SWEEPS: u32 = 8;
 
 /// The dependency lists of one step's groups, their split into parts, and the progress
