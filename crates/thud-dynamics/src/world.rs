@@ -689,20 +689,8 @@ impl World {
         };
         self.contacts
             .gather(self.narrow.manifolds(), &ctx, &self.solver);
-        crate::joint::rows::build(
-            &mut self.joint_rows,
-            &self.joints,
-            &self.bodies,
-            &self.solver_of,
-            &self.solver,
-            &self.islands.root,
-            JointParams {
-                h,
-                erp: s.joint_erp,
-                split: s.penetration == PenetrationMode::SplitImpulse,
-                warm_start: s.warm_start,
-            },
-        );
+        self.build_joint_rows(h);
+        let s = &self.settings;
         self.wide.pack(
             &self.contacts,
             &self.solver,
@@ -731,6 +719,25 @@ impl World {
         self.stats.manifolds = self.contacts.manifolds;
         self.stats.rows = self.contacts.rows();
         self.stats.warm_started = self.contacts.warm_started;
+    }
+
+    /// The joint rows for a solve substep of `h`, from the bodies' current poses.
+    fn build_joint_rows(&mut self, h: f32) {
+        let s = &self.settings;
+        crate::joint::rows::build(
+            &mut self.joint_rows,
+            &self.joints,
+            &self.bodies,
+            &self.solver_of,
+            &self.solver,
+            &self.islands.root,
+            JointParams {
+                h,
+                erp: s.joint_erp,
+                split: s.penetration == PenetrationMode::SplitImpulse,
+                warm_start: s.warm_start,
+            },
+        );
     }
 
     /// Between two solve substeps of `h`: contacts advance their separations by the
@@ -764,20 +771,7 @@ impl World {
             self.contacts.refresh(&self.solver, &params);
         }
         if !self.joint_rows.rows.is_empty() {
-            crate::joint::rows::build(
-                &mut self.joint_rows,
-                &self.joints,
-                &self.bodies,
-                &self.solver_of,
-                &self.solver,
-                &self.islands.root,
-                JointParams {
-                    h,
-                    erp: s.joint_erp,
-                    split: s.penetration == PenetrationMode::SplitImpulse,
-                    warm_start: s.warm_start,
-                },
-            );
+            self.build_joint_rows(h);
         }
         let lambda_from = self.store_lambda_changed.then_some(&self.contacts);
         self.wide.refresh(
