@@ -240,7 +240,8 @@ pub(crate) struct WideContacts {
     at: Vec<u32>,
     split_lambda: Vec<Vec4>,
     /// Each wide point's λ summed over the solve substeps whose λ stayed in the lanes
-    /// (n, t₁, t₂ rows); `drain_impulse` moves them into the contact store.
+    /// (n, t₁, t₂ rows); `drain_impulse` moves them into the contact store, or
+    /// `write_back` reads them on a step that built no scalar rows.
     impulse: Vec<[Vec4; 3]>,
     sorted: Vec<u32>,
     /// The dependency order of a multi-threaded sweep (`parallel.rs`); empty when the
