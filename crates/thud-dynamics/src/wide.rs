@@ -149,9 +149,7 @@ fn refresh_group<V: Velocities + ?Sized>(
 ) {
     let (ma, mb) = (gather(moved, g.a), gather(moved, g.b));
     let (va, vb) = (gather(vnc, g.a), gather(vnc, g.b));
-    let jv = |r: &WideRow, a: &WideVel, b: &WideVel| {
-        r.j_lin.dot(b.lin - a.lin) + r.j_ang_a.dot(a.ang) + r.j_ang_b.dot(b.ang)
-    };
+    let jv = row_velocity;
     let inv_dt = Vec4::splat(s.inv_dt);
     for p in pts {
         let rn = p.rows[0];
@@ -249,12 +247,13 @@ pub(crate) struct WideContacts {
     schedule: Schedule,
 }
 
-/// The relaxation of the row update: `ω·x` for SOR, `x` itself for Gauss-Seidel. At
-/// ω = 1 (the default) that is one multiply fewer on every row's dependency chain, and
-/// the same bits (`1·x = x`).
+/// The relaxation of the row update: `λ − ω(b̃ + J̃·dV)` for SOR, `(λ − b̃) − J̃·dV` for
+/// Gauss-Seidel. At ω = 1 (the default) that takes the multiply and one addition off
+/// every row's dependency chain (`λ − b̃` is ready before `dV`); the scalar update
+/// (`pgs::unclamped`) makes the same choice, so both give the same bits.
 pub(crate) trait Relax: Copy + Send + Sync {
-    /// `ω·x`.
-    fn relax(self, x: Vec4) -> Vec4;
+    /// `λ − ω(b̃ + J̃·dV)`, before the clamp (`pgs::unclamped` lane by lane).
+    fn unclamped(self, lambda: Vec4, b: Vec4, jdv: Vec4) -> Vec4;
 }
 
 /// ω = 1.
@@ -263,8 +262,8 @@ pub(crate) struct GaussSeidel;
 
 impl Relax for GaussSeidel {
     #[inline(always)]
-    fn relax(self, x: Vec4) -> Vec4 {
-        x
+    fn unclamped(self, lambda: Vec4, b: Vec4, jdv: Vec4) -> Vec4 {
+        (lambda - b) - jdv
     }
 }
 
@@ -274,8 +273,8 @@ pub(crate) struct Sor(pub Vec4);
 
 impl Relax for Sor {
     #[inline(always)]
-    fn relax(self, x: Vec4) -> Vec4 {
-        self.0 * x
+    fn unclamped(self, lambda: Vec4, b: Vec4, jdv: Vec4) -> Vec4 {
+        lambda - self.0 * (b + jdv)
     }
 }
 
@@ -291,8 +290,8 @@ fn update<R: Relax>(
     va: &mut WideVel,
     vb: &mut WideVel,
 ) {
-    let jdv = r.j_lin.dot(vb.lin - va.lin) + r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang);
-    let new = (r.lambda - omega.relax(r.b + jdv)).max(lo).min(hi);
+    let jdv = row_velocity(r, va, vb);
+    let new = omega.unclamped(r.lambda, r.b, jdv).max(lo).min(hi);
     let delta = new - r.lambda;
     r.lambda = new;
     apply_impulse(r, delta, ima, imb, va, vb);
@@ -308,11 +307,17 @@ fn apply_impulse(
     va: &mut WideVel,
     vb: &mut WideVel,
 ) {
-    let s = r.d * delta;
-    va.lin -= r.j_lin * (s * ima);
+    let (dma, dmb) = (r.d * ima, r.d * imb);
+    va.lin -= r.j_lin * (delta * dma);
     va.ang += r.t_ang_a * delta;
-    vb.lin += r.j_lin * (s * imb);
+    vb.lin += r.j_lin * (delta * dmb);
     vb.ang += r.t_ang_b * delta;
+}
+
+/// `J̃·dV` of one row in four lanes (`pgs::row_velocity` lane by lane).
+#[inline(always)]
+fn row_velocity(r: &WideRow, va: &WideVel, vb: &WideVel) -> Vec4 {
+    (r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang)) + r.j_lin.dot(vb.lin - va.lin)
 }
 
 #[inline(always)]
