@@ -333,8 +333,7 @@ impl Body {
     /// Inverse inertia in world frame, `R I⁻¹ Rᵀ`.
     #[must_use]
     pub fn inverse_inertia_world(&self) -> Mat3 {
-        let r = Mat3::from_quat(self.pose.rotation);
-        r * self.inv_inertia_local * r.transpose()
+        crate::integrate::to_world(Mat3::from_quat(self.pose.rotation), self.inv_inertia_local)
     }
     /// Whether the body is asleep.
     #[must_use]

@@ -32,9 +32,32 @@ pub(crate) fn skew(a: Vec3) -> Mat3 {
     )
 }
 
-/// One Newton step of the implicit gyroscopic update (world-frame `ω` in and out).
+/// Whether `m` is `c·I` (a sphere's, a cube's inertia): then `R m Rᵀ = m` for every
+/// rotation `R` and `ω × mω = 0`.
+#[inline]
+pub(crate) fn is_isotropic(m: &Mat3) -> bool {
+    *m == Mat3::from_diagonal(Vec3::splat(m.x_axis.x))
+}
+
+/// `R m Rᵀ`, the world-frame form of the body-frame tensor `m` (`m` itself when it is
+/// isotropic: exact, and no rounding noise from the two products).
+#[inline]
+pub(crate) fn to_world(rot: Mat3, m: Mat3) -> Mat3 {
+    if is_isotropic(&m) {
+        m
+    } else {
+        rot * m * rot.transpose()
+    }
+}
+
+/// One Newton step of the implicit gyroscopic update (world-frame `ω` in and out). An
+/// isotropic body has no gyroscopic torque (`ω × cω = 0`): its `ω` is returned as it is,
+/// without the rounding of the frame change and the solve.
 #[must_use]
 pub(crate) fn implicit_gyroscopic(w: Vec3, rotation: Quat, inertia_local: Mat3, dt: f32) -> Vec3 {
+    if is_isotropic(&inertia_local) {
+        return w;
+    }
     let w0 = rotation.inverse() * w;
     let iw = inertia_local * w0;
     let f = dt * w0.cross(iw);
@@ -164,6 +187,29 @@ mod tests {
                 e0
             );
         }
+    }
+
+    #[test]
+    fn an_isotropic_body_keeps_its_spin_and_its_world_inertia() {
+        // A cube tumbling about a skew axis: no gyroscopic torque, so ω stays the same
+        // to the bit, step after step; a slightly flattened one does precess.
+        let q = Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), 0.7);
+        let w = Vec3::new(0.3, -4.0, 2.5);
+        let cube = Mat3::from_diagonal(Vec3::splat(1.0 / 6.0));
+        assert!(is_isotropic(&cube));
+        assert_eq!(implicit_gyroscopic(w, q, cube, 1.0 / 60.0), w);
+        assert_eq!(to_world(Mat3::from_quat(q), cube), cube);
+        let flat = Mat3::from_diagonal(Vec3::new(1.0 / 6.0, 1.0 / 6.0, 0.2));
+        assert!(!is_isotropic(&flat));
+        assert_ne!(implicit_gyroscopic(w, q, flat, 1.0 / 60.0), w);
+        let r = Mat3::from_quat(q);
+        let world = to_world(r, flat);
+        assert!((world - r * flat * r.transpose()).abs_diff_eq(Mat3::ZERO, 0.0));
+        assert!(!is_isotropic(&Mat3::from_cols(
+            Vec3::new(1.0, 0.1, 0.0),
+            Vec3::new(0.1, 1.0, 0.0),
+            Vec3::Z
+        )));
     }
 
     #[test]

@@ -414,30 +414,18 @@ pub(crate) fn split_group<V: Velocities + ?Sized>(
 ) {
     let mut va = gather(pseudo, g.a);
     let mut vb = gather(pseudo, g.b);
-    let inf = Vec4::splat(f32::INFINITY);
+    let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
     for (p, l) in pts.iter().zip(lambda) {
         // Rows with nothing to correct and no impulse yet sit the pass out (as in
-        // `pgs::split_sweep`): a zero row leaves its lane's λ and velocities alone.
+        // `pgs::split_sweep`): their lanes keep λ = 0 and apply no impulse.
         let idle = p.split_b.cmpeq(Vec4::ZERO) & l.cmpeq(Vec4::ZERO);
-        let mut r = p.rows[0];
-        r.b = p.split_b;
-        r.lambda = *l;
-        if idle.any() {
-            r.j_lin = r.j_lin.zero_where(idle);
-            r.j_ang_a = r.j_ang_a.zero_where(idle);
-            r.j_ang_b = r.j_ang_b.zero_where(idle);
-        }
-        update(
-            &mut r,
-            Vec4::ZERO,
-            inf,
-            GaussSeidel,
-            g.inv_mass_a,
-            g.inv_mass_b,
-            &mut va,
-            &mut vb,
-        );
-        *l = r.lambda;
+        let r = &p.rows[0];
+        let jdv = row_velocity(r, &va, &vb);
+        let new = GaussSeidel.unclamped(*l, p.split_b, jdv).max(Vec4::ZERO);
+        let new = Vec4::select(idle, Vec4::ZERO, new);
+        let delta = new - *l;
+        *l = new;
+        apply_impulse(r, delta, ima, imb, &mut va, &mut vb);
     }
     scatter(pseudo, g.a, g.movable, &va);
     scatter(pseudo, g.b, g.movable >> 4, &vb);

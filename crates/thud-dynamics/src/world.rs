@@ -664,7 +664,7 @@ impl World {
                 BodyKind::Static => continue,
                 BodyKind::Dynamic if b.sleeping => continue,
                 BodyKind::Dynamic => {
-                    let inv_i = rot * b.inv_inertia_local * rot.transpose();
+                    let inv_i = crate::integrate::to_world(rot, b.inv_inertia_local);
                     let vnc = velocity_without_contact(u0, &force_input(b, s, inv_i), h);
                     self.solver.push(slot, u0, vnc, b.inv_mass, inv_i, com)
                 }
