@@ -274,11 +274,12 @@ fn apply(
 /// Movable bodies (solver indices) of some rows and the ratio of their largest to
 /// smallest mass.
 fn body_stats(items: &[Item]) -> (Vec<u32>, f32) {
-    let mut ids: Vec<(u32, f32)> = items
-        .iter()
-        .flat_map(|it| [(it.a, it.ima), (it.b, it.imb)])
-        .filter(|&(k, im)| k != 0 && im > 0.0)
-        .collect();
+    stats_of(items.iter().flat_map(|it| [(it.a, it.ima), (it.b, it.imb)]))
+}
+
+/// [`body_stats`] of `(solver index, 1/m)` pairs.
+fn stats_of(bodies: impl Iterator<Item = (u32, f32)>) -> (Vec<u32>, f32) {
+    let mut ids: Vec<(u32, f32)> = bodies.filter(|&(k, im)| k != 0 && im > 0.0).collect();
     ids.sort_unstable_by_key(|e| e.0);
     ids.dedup_by_key(|e| e.0);
     let (lo, hi) = ids
@@ -464,16 +465,29 @@ pub(crate) fn solve_islands(
 }
 
 /// Whether the rule takes any island of the step at its size and bodies (the speed
-/// test aside, which changes from step to step).
-pub(crate) fn takes_any(c: &mut ContactStore, j: &JointRows, rule: Rule) -> bool {
+/// test aside, which changes from step to step). It reads the points' inputs, not
+/// their rows: the step asks before it decides whether to build the scalar rows.
+pub(crate) fn takes_any(
+    c: &mut ContactStore,
+    j: &JointRows,
+    bodies: &SolverBodies,
+    rule: Rule,
+) -> bool {
     if !any_small_island(c, j, rule.max_rows) {
         return false;
     }
+    let im = |k: u32| (k, bodies.inv_mass[k as usize]);
     islands_of(c, j).iter().any(|(_, idx, jidx)| {
         if 3 * idx.len() + jidx.len() > rule.max_rows {
             return false;
         }
-        let (ids, ratio) = body_stats(&items(&c.points, idx, &j.rows, jidx));
+        let points = idx.iter().map(|&p| &c.inputs[p as usize]);
+        let joints = jidx.iter().map(|&r| &j.rows[r as usize]);
+        let (ids, ratio) = stats_of(
+            points
+                .flat_map(|p| [im(p.a), im(p.b)])
+                .chain(joints.flat_map(|r| [(r.a, r.inv_mass_a), (r.b, r.inv_mass_b)])),
+        );
         ids.len() >= rule.min_bodies || ratio >= rule.mass_ratio
     })
 }

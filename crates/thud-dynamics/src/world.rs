@@ -700,17 +700,14 @@ impl World {
         );
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
         // The store's own scalar rows, for the steps that read them: the exact mode (an
-        // island small enough for it), the overflow set, the restitution pass.
-        let rule = crate::exact::Rule::of(s);
-        let small = rule.is_some_and(|r| {
-            crate::exact::any_small_island(&mut self.contacts, &self.joint_rows, r.max_rows)
+        // island it takes by size and bodies, judged from the points' inputs), the
+        // overflow set, the restitution pass.
+        let exact = crate::exact::Rule::of(s).is_some_and(|r| {
+            crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
         });
-        if small || self.stats.overflow > 0 || self.contacts.bouncy {
+        if exact || self.stats.overflow > 0 || self.contacts.bouncy {
             self.contacts.build_rows(&self.solver, &params);
         }
-        let exact = small
-            && rule
-                .is_some_and(|r| crate::exact::takes_any(&mut self.contacts, &self.joint_rows, r));
         self.store_rows = h < step_h && (self.stats.overflow > 0 || exact);
         self.exact_last_step = exact && s.solve_substeps > 1;
         self.stats.joint_rows += self.joint_rows.rows.len();
