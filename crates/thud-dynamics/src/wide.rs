@@ -245,6 +245,9 @@ pub(crate) struct WideContacts {
     /// The dependency order of a multi-threaded sweep (`parallel.rs`); empty when the
     /// step runs its sweeps on one thread.
     schedule: Schedule,
+    /// Whether per-point passes over the lanes may use the pool (the store's
+    /// `ContactStore::pool` of the step, taken in `pack`).
+    pool: bool,
 }
 
 /// The relaxation of the row update: `λ − ω(b̃ + J̃·dV)` for SOR, `(λ − b̃) − J̃·dV` for
@@ -445,6 +448,7 @@ impl WideContacts {
         sweeps: u32,
         params: &BuildParams,
     ) {
+        self.pool = store.pool;
         self.fixed.clear();
         self.fixed.extend(
             (0..bodies.len()).map(|i| {
@@ -507,6 +511,7 @@ impl WideContacts {
         self.points.truncate(n);
         self.points.resize(n, WidePoint::default());
         wide_build::each_group(
+            store.pool,
             &self.groups,
             &mut self.points,
             &self.lanes,
@@ -637,11 +642,17 @@ impl WideContacts {
         params: &BuildParams,
         lambda_from: Option<&ContactStore>,
     ) {
-        wide_build::each_group(&self.groups, &mut self.points, &self.lanes, &|g, pts, _| {
-            refresh_group(g, pts, moved, vnc, h, params);
-        });
+        wide_build::each_group(
+            self.pool,
+            &self.groups,
+            &mut self.points,
+            &self.lanes,
+            &|g, pts, _| {
+                refresh_group(g, pts, moved, vnc, h, params);
+            },
+        );
         if let Some(store) = lambda_from {
-            crate::contact::each_point(&mut self.points, &self.lanes, |(p, lanes)| {
+            crate::contact::each_point(self.pool, &mut self.points, &self.lanes, |(p, lanes)| {
                 p.take_lambda(lanes, store);
             });
         }
@@ -650,7 +661,7 @@ impl WideContacts {
 
     /// Copy the lanes' λ back into the contact store (overflow points keep their own).
     pub fn unpack(&self, store: &mut ContactStore) {
-        each_point(&mut store.points, &self.at, |(c, &at)| {
+        each_point(self.pool, &mut store.points, &self.at, |(c, &at)| {
             if at != u32::MAX {
                 let (w, l) = ((at / 4) as usize, (at % 4) as usize);
                 for (r, wr) in c.rows.iter_mut().zip(&self.points[w].rows) {
@@ -733,7 +744,7 @@ impl WideContacts {
     /// Add the lanes' λ to the step's impulses (a solve substep that left the store's λ
     /// alone, so nothing needs unpacking).
     pub fn accumulate(&mut self) {
-        each_point(&mut self.impulse, &self.points, |(sum, p)| {
+        each_point(self.pool, &mut self.impulse, &self.points, |(sum, p)| {
             for (s, r) in sum.iter_mut().zip(&p.rows) {
                 *s += r.lambda;
             }
@@ -744,7 +755,7 @@ impl WideContacts {
     /// zero them.
     pub fn drain_impulse(&mut self, store: &mut ContactStore) {
         let sums = &self.impulse;
-        each_point(&mut store.impulse, &self.at, |(sum, &at)| {
+        each_point(self.pool, &mut store.impulse, &self.at, |(sum, &at)| {
             if at != u32::MAX {
                 let (w, l) = ((at / 4) as usize, (at % 4) as usize);
                 for (s, wide) in sum.iter_mut().zip(&sums[w]) {

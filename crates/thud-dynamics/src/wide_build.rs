@@ -178,9 +178,10 @@ pub(crate) fn build_group(
 }
 
 /// `f(group, its wide points, its lanes)` for every group, on the pool's threads when
-/// there are enough points (groups are independent; their points are contiguous and in
+/// the step allows it (`pool`, `contact::pool_points`) and there are enough points (groups are independent; their points are contiguous and in
 /// group order, so the slices split without allocating).
 pub(crate) fn each_group(
+    pool: bool,
     groups: &[Group],
     points: &mut [WidePoint],
     lanes: &[[u32; 4]],
@@ -189,13 +190,16 @@ pub(crate) fn each_group(
     // Below this many wide points a part runs serially.
     const PART: usize = 256;
     let first = groups.first().map_or(0, |g| g.range().start);
-    if groups.len() > 1 && points.len() > PART && parallel_points(4 * points.len()) {
+    if groups.len() > 1 && points.len() > PART && parallel_points(4 * points.len(), pool) {
         let mid = groups.len() / 2;
         let cut = groups[mid].range().start - first;
         let (g0, g1) = groups.split_at(mid);
         let (p0, p1) = points.split_at_mut(cut);
         let (l0, l1) = lanes.split_at(cut);
-        join(|| each_group(g0, p0, l0, f), || each_group(g1, p1, l1, f));
+        join(
+            || each_group(pool, g0, p0, l0, f),
+            || each_group(pool, g1, p1, l1, f),
+        );
         return;
     }
     for g in groups {

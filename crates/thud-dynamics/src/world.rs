@@ -687,6 +687,7 @@ impl World {
             friction_combine: s.friction_combine,
             restitution_combine: s.restitution_combine,
         };
+        self.contacts.pool = crate::contact::pool_points(self.sweeps.0);
         self.contacts
             .gather(self.narrow.manifolds(), &ctx, &self.solver);
         self.build_joint_rows(h);
