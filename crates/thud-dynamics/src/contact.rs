@@ -22,7 +22,7 @@
 //! | `source` | 8 | (manifold index, point index) in the narrowphase, for write-back |
 //! | `island` | 4 | island root, for the exact mode |
 //! | `manifold_points` | 8 per manifold | (first point, count): the unit the colouring packs |
-//! | `points` | 236 | [`ContactRows`]: bodies, inverse masses, μ, three rows (`build_rows`) |
+//! | `points` | 240 | [`ContactRows`]: bodies, inverse masses, μ, the normal row's `J̃ₙ·Vnc`, three rows (`build_rows`) |
 //! | `split_b`, `split_lambda` | 8 | split-impulse position rows (`build_rows`) |
 //! | `impulse` | 12 | the step's impulses, summed over its solve substeps (`build_rows`) |
 //! | `restitution` | 8 per bouncing point | (point, `b̃` of the restitution pass) |
@@ -295,13 +295,13 @@ impl ContactStore {
         });
     }
 
-    /// Rebuild every row's `b̃` for the next solve substep from the bodies' refreshed
-    /// `Vnc` and the advanced separations (the exact mode and the overflow set read
-    /// the store's rows; the sweeps read `WideContacts::refresh`'s).
-    pub fn refresh(&mut self, bodies: &SolverBodies, params: &BuildParams) {
+    /// Refresh the normal rows' stabilization for the next solve substep from the
+    /// advanced separations ([`refresh_point`]; the exact mode and the overflow set read
+    /// the store's rows, the sweeps `WideContacts::refresh`'s).
+    pub fn refresh(&mut self, params: &BuildParams) {
         self.split_lambda.fill(0.0);
         let one = |(input, (c, split)): (&PointInput, (&mut ContactRows, &mut f32))| {
-            *split = refresh_point(c, input.separation, bodies, params);
+            *split = refresh_point(c, input.separation, params);
         };
         if parallel_points(self.inputs.len(), self.pool) {
             self.inputs

@@ -14,7 +14,7 @@
 //!   b = J·Vnc + (stabilization)                 b̃ = b / D,   J̃ = J / D
 //! ```
 //!
-//! Storage (72 bytes per row, 236 per point): the linear blocks of a row are `∓d`, so a
+//! Storage (72 bytes per row, 240 per point): the linear blocks of a row are `∓d`, so a
 //! row keeps `J̃_lin = d/D` once (body a uses its negative) and `T_lin,k = J_lin,k·(1/m_k)`
 //! is recovered as `±J̃_lin · (D/m_k)` from the point's two inverse masses; the angular
 //! blocks `J̃_ang,a`, `J̃_ang,b`, `T_ang,a`, `T_ang,b` are stored in full. A static partner
@@ -74,6 +74,10 @@ pub(crate) struct ContactRows {
     pub inv_mass_b: f32,
     /// Combined friction coefficient μ.
     pub friction: f32,
+    /// The normal row's `J̃ₙ·Vnc` of the step's first solve substep: its `b̃` without
+    /// the stabilization, which later solve substeps add to it again
+    /// ([`refresh_point`]).
+    pub b_vel: f32,
     /// Normal, first tangent, second tangent.
     pub rows: [Row; 3],
 }
@@ -224,19 +228,13 @@ pub(crate) fn stabilize(rn: &mut Row, sep: f32, s: &BuildParams) -> f32 {
 }
 
 /// Refresh a point's rows for the next solve substep (`Settings::solve_substeps`): the
-/// blocks stay, `b̃ = J̃·Vnc` of the substep's bodies plus the stabilization for the
-/// advanced separation `sep`. Returns the split row's `b̃`.
+/// blocks and the `b̃ = J̃·Vnc` of the step's first substep stay (the bodies' `dV` carries
+/// how far their `Vnc` has moved since, see `docs/dynamics.md`), the normal row takes
+/// the stabilization for the advanced separation `sep` anew. Returns the split row's
+/// `b̃`.
 #[inline]
-pub(crate) fn refresh_point(
-    c: &mut ContactRows,
-    sep: f32,
-    bodies: &SolverBodies,
-    s: &BuildParams,
-) -> f32 {
-    let (va, vb) = (&bodies.vnc[c.a as usize], &bodies.vnc[c.b as usize]);
-    for r in &mut c.rows {
-        r.b = crate::pgs::row_velocity(r, va, vb);
-    }
+pub(crate) fn refresh_point(c: &mut ContactRows, sep: f32, s: &BuildParams) -> f32 {
+    c.rows[0].b = c.b_vel;
     stabilize(&mut c.rows[0], sep, s)
 }
 
@@ -256,6 +254,7 @@ pub(crate) fn build_point(
     let pair = Pair::of(bodies, a, b);
     let row = |d: Vec3| pair.row(d, lin_mass, -r_a.cross(d), r_b.cross(d));
     let (mut rn, mut r1, mut r2) = (row(n), row(t1), row(t2));
+    let b_vel = rn.b;
     let inv_dn = 1.0 / rn.d;
     let sep = p.separation;
     let mut extra = PointExtra {
@@ -289,6 +288,7 @@ pub(crate) fn build_point(
             inv_mass_a: bodies.inv_mass[a],
             inv_mass_b: bodies.inv_mass[b],
             friction: p.friction,
+            b_vel,
             rows: [rn, r1, r2],
         },
         extra,
@@ -297,7 +297,7 @@ pub(crate) fn build_point(
 
 // The sizes `docs/dynamics.md` quotes.
 const _: () = assert!(std::mem::size_of::<Row>() == 72);
-const _: () = assert!(std::mem::size_of::<ContactRows>() == 236);
+const _: () = assert!(std::mem::size_of::<ContactRows>() == 240);
 
 #[cfg(test)]
 mod tests {

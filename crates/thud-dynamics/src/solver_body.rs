@@ -8,7 +8,8 @@
 //! |---|---|---|---|
 //! | `dv` | [`Velocity`] (Δv, Δω) | 24 | every PGS row update (the only hot array) |
 //! | `pseudo` | [`Velocity`] | 24 | split-impulse position pass |
-//! | `vnc` | [`Velocity`] (v, ω without contact) | 24 | Jacobian build, integration |
+//! | `vnc` | [`Velocity`] (v, ω without contact, the step's first solve substep) | 24 | Jacobian build, integration |
+//! | `vnc_now` | [`Velocity`] (the same, of the current solve substep) | 24 | solve-substep refresh |
 //! | `v0` | [`Velocity`] (u(t), start of step) | 24 | restitution (approach speed) |
 //! | `inv_mass` | `f32` | 4 | Jacobian build |
 //! | `inv_inertia` | `Mat3` (world) | 36 | Jacobian build |
@@ -46,6 +47,7 @@ pub(crate) struct SolverBodies {
     pub dv: Vec<Velocity>,
     pub pseudo: Vec<Velocity>,
     pub vnc: Vec<Velocity>,
+    pub vnc_now: Vec<Velocity>,
     pub v0: Vec<Velocity>,
     pub inv_mass: Vec<f32>,
     pub inv_inertia: Vec<Mat3>,
@@ -59,6 +61,7 @@ impl SolverBodies {
         self.dv.clear();
         self.pseudo.clear();
         self.vnc.clear();
+        self.vnc_now.clear();
         self.v0.clear();
         self.inv_mass.clear();
         self.inv_inertia.clear();
@@ -87,6 +90,7 @@ impl SolverBodies {
         self.dv.push(Velocity::ZERO);
         self.pseudo.push(Velocity::ZERO);
         self.vnc.push(vnc);
+        self.vnc_now.push(vnc);
         self.v0.push(v0);
         self.inv_mass.push(inv_mass);
         self.inv_inertia.push(inv_inertia);
@@ -100,9 +104,16 @@ impl SolverBodies {
         self.dv.len()
     }
 
-    /// Zero the accumulated velocity changes (before a warm start).
+    /// Reset the accumulated velocity changes before a warm start: `dV` to how far each
+    /// body's `Vnc` has moved since the step's first solve substep (`vnc_now − vnc`:
+    /// zero in the first), the split pass's pseudo-velocities to zero.
     pub fn clear_dv(&mut self) {
-        self.dv.fill(Velocity::ZERO);
+        for ((dv, now), first) in self.dv.iter_mut().zip(&self.vnc_now).zip(&self.vnc) {
+            *dv = Velocity {
+                lin: now.lin - first.lin,
+                ang: now.ang - first.ang,
+            };
+        }
         self.pseudo.fill(Velocity::ZERO);
     }
 }

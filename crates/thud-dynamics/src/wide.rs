@@ -11,7 +11,7 @@
 //! | array | what | bytes |
 //! |---|---|---|
 //! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b`, μ, range of wide points | 80 |
-//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J̃_lin, J̃_ang,a, J̃_ang,b, T_ang,a, T_ang,b, b̃, λ, D` × 4 lanes, the split row's `b̃` and the lanes' separations (advanced between solve substeps) | 896 per 4 points |
+//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J̃_lin, J̃_ang,a, J̃_ang,b, T_ang,a, T_ang,b, b̃, λ, D` × 4 lanes, the split row's `b̃`, the lanes' separations (advanced between solve substeps) and the normal rows' `J̃ₙ·Vnc₀` | 912 per 4 points |
 //! | `lanes` | the contact store's point index behind each lane (`u32::MAX`: empty lane) | 16 per 4 points |
 //! | `at` | the lane of each store point, `4·wide point + lane` (for `unpack`) | 4 per point |
 //! | `split_lambda` | split-impulse λ per wide point | 16 per 4 points |
@@ -119,6 +119,9 @@ pub(crate) struct WidePoint {
     pub split_b: Vec4,
     /// Each lane's separation, advanced between solve substeps.
     pub sep: Vec4,
+    /// The normal row's `J̃ₙ·Vnc` of the step's first solve substep
+    /// (`ContactRows::b_vel` lane by lane).
+    pub b_vel: Vec4,
 }
 
 impl WidePoint {
@@ -137,26 +140,24 @@ impl WidePoint {
 
 /// The solve-substep refresh of one group (`jacobian::refresh_point` four lanes at a
 /// time): each point's separation advances by `h·D·J̃ₙ·u` for the velocities `moved`
-/// the poses just moved with, then the rows' `b̃` are `J̃·Vnc` of the refreshed `vnc`
-/// plus the normal row's stabilization. Empty lanes (`D = 0`) stay zero.
+/// the poses just moved with, then the normal row's `b̃` is its `J̃ₙ·Vnc` of the step's
+/// first substep plus the stabilization for that separation. The friction rows keep
+/// their `b̃`: the bodies' `dV` carries how far `Vnc` has moved since
+/// (`docs/dynamics.md`). Empty lanes (`D = 0`) stay zero.
 fn refresh_group<V: Velocities + ?Sized>(
     g: &Group,
     pts: &mut [WidePoint],
     moved: &V,
-    vnc: &V,
     h: f32,
     s: &BuildParams,
 ) {
     let (ma, mb) = (gather(moved, g.a), gather(moved, g.b));
-    let (va, vb) = (gather(vnc, g.a), gather(vnc, g.b));
-    let jv = row_velocity;
     let inv_dt = Vec4::splat(s.inv_dt);
     for p in pts {
-        let rn = p.rows[0];
-        p.sep += Vec4::splat(h) * rn.d * jv(&rn, &ma, &mb);
-        for r in &mut p.rows {
-            r.b = jv(r, &va, &vb);
-        }
+        let rn = &p.rows[0];
+        p.sep += Vec4::splat(h) * rn.d * row_velocity(rn, &ma, &mb);
+        p.rows[0].b = p.b_vel;
+        let rn = &p.rows[0];
         let live = rn.d.cmpgt(Vec4::ZERO);
         let inv_dn = Vec4::select(live, Vec4::ONE / rn.d, Vec4::ZERO);
         let correction = (Vec4::splat(s.erp) * (-p.sep - Vec4::splat(s.slop)) * inv_dt)
@@ -632,12 +633,11 @@ impl WideContacts {
     }
 
     /// Between two solve substeps of `h` (see [`refresh_group`]): `moved` holds each
-    /// body's velocity of the substep just solved, `vnc` the next one's. With
-    /// `lambda_from` the lanes also take the store's λ. The split pass starts from zero.
+    /// body's velocity of the substep just solved. With `lambda_from` the lanes also
+    /// take the store's λ. The split pass starts from zero.
     pub fn refresh(
         &mut self,
         moved: &[Velocity],
-        vnc: &[Velocity],
         h: f32,
         params: &BuildParams,
         lambda_from: Option<&ContactStore>,
@@ -648,7 +648,7 @@ impl WideContacts {
             &mut self.points,
             &self.lanes,
             &|g, pts, _| {
-                refresh_group(g, pts, moved, vnc, h, params);
+                refresh_group(g, pts, moved, h, params);
             },
         );
         if let Some(store) = lambda_from {
@@ -716,6 +716,7 @@ impl WideContacts {
                     inv_mass_a: g.inv_mass_a[l],
                     inv_mass_b: g.inv_mass_b[l],
                     friction: input.friction,
+                    b_vel: self.points[w].b_vel[l],
                     rows: self.points[w].rows.each_ref().map(|r| r.lane(l)),
                 }
             }));
@@ -863,6 +864,55 @@ mod tests {
         manifold(1, 3, 1.0, [-0.5, -0.1], 3);
         manifold(2, 3, 1.0, [0.1, 0.5], 4);
         (bodies, store)
+    }
+
+    #[test]
+    fn a_refreshed_substep_sees_the_rows_built_at_its_own_vnc() {
+        // Between solve substeps the rows keep the first substep's `b̃ = J̃·Vnc₀` and the
+        // bodies' `dV` takes `Vnc_k − Vnc₀`: every row's `b̃ + J̃·dV` must be what rows
+        // built from scratch at `Vnc_k` (same blocks) hold in `b̃`, in the lanes and in
+        // the store.
+        let dt = 1.0 / 60.0;
+        let s = BuildParams::for_tests(dt);
+        let (mut bodies, mut store) = scene(dt);
+        let mut wide = WideContacts::default();
+        wide.pack(&store, &bodies, SweepOrder::Sequential, 16, &s);
+        // The next substep's Vnc: tumbling and drifting, body by body.
+        let mut rebuilt = bodies.clone();
+        for i in 1..bodies.len() {
+            let k = i as f32;
+            let next = Velocity {
+                lin: bodies.vnc[i].lin + Vec3::new(0.3 * k, -0.16, 0.05 * k),
+                ang: Vec3::new(0.2, -0.7 * k, 0.4),
+            };
+            bodies.vnc_now[i] = next;
+            rebuilt.vnc[i] = next;
+            rebuilt.vnc_now[i] = next;
+        }
+        bodies.clear_dv();
+        let moved = vec![Velocity::ZERO; bodies.len()];
+        wide.refresh(&moved, dt, &s, None);
+        store.refresh(&s);
+        let mut lanes = store.clone();
+        wide.rows_into(&mut lanes);
+        let mut fresh = ContactStore::default();
+        for input in &store.inputs {
+            fresh.push_point(*input, &rebuilt, &s, false);
+        }
+        let dv = &bodies.dv;
+        for (i, want) in fresh.points.iter().enumerate() {
+            for (got, what) in [(&store.points[i], "store"), (&lanes.points[i], "lanes")] {
+                let (da, db) = (dv[got.a as usize], dv[got.b as usize]);
+                for (k, (r, w)) in got.rows.iter().zip(&want.rows).enumerate() {
+                    let seen = r.b + pgs::row_velocity(r, &da, &db);
+                    assert!(
+                        (seen - w.b).abs() <= 1e-5 * (1.0 + w.b.abs()),
+                        "{what}, point {i}, row {k}: {seen} against {}",
+                        w.b
+                    );
+                }
+            }
+        }
     }
 
     #[test]

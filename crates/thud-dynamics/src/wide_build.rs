@@ -151,6 +151,7 @@ pub(crate) fn build_group(
             gb.row(t2, r_a, r_b),
         ];
 
+        let b_vel = rows[0].b;
         // `jacobian::stabilize` on the normal row.
         let rn = &mut rows[0];
         let inv_dn = Vec4::ONE / rn.d;
@@ -174,6 +175,7 @@ pub(crate) fn build_group(
         }
         wp.split_b = Vec4::select(live, split_b, Vec4::ZERO);
         wp.sep = Vec4::select(live, sep, Vec4::ZERO);
+        wp.b_vel = Vec4::select(live, b_vel, Vec4::ZERO);
     }
 }
 
@@ -287,6 +289,7 @@ mod tests {
             wide.rows_into(&mut lanes);
             for (i, (c, w)) in store.points.iter().zip(&lanes.points).enumerate() {
                 assert_eq!((c.a, c.b, c.friction), (w.a, w.b, w.friction), "point {i}");
+                assert_eq!(c.b_vel.to_bits(), w.b_vel.to_bits(), "point {i}: J̃ₙ·Vnc");
                 for (k, (r, q)) in c.rows.iter().zip(&w.rows).enumerate() {
                     let bits = |r: &crate::jacobian::Row| {
                         let v = [r.j_lin, r.j_ang_a, r.j_ang_b, r.t_ang_a, r.t_ang_b];

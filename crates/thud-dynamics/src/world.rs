@@ -427,16 +427,33 @@ impl World {
         out: &mut dyn std::io::Write,
         max_rows: usize,
     ) -> Result<usize, DynamicsError> {
-        let mut export = |c: &ContactStore| {
-            crate::exact::export(c, &self.joint_rows, max_rows, out).map_err(DynamicsError::Export)
-        };
-        if self.contacts.has_rows() || self.contacts.inputs.is_empty() {
-            return export(&self.contacts);
-        }
-        // The step solved from its lanes alone: take the rows from there.
         let mut store = self.contacts.clone();
-        self.wide.rows_into(&mut store);
-        export(&store)
+        if !(self.contacts.has_rows() || self.contacts.inputs.is_empty()) {
+            // The step solved from its lanes alone: take the rows from there.
+            self.wide.rows_into(&mut store);
+        }
+        // The rows' `b̃` are `J̃·Vnc` of the step's first solve substep (see
+        // `refresh_rows`); the problem written is the last substep's, whose `b̃` adds
+        // `J̃·(Vnc_now − Vnc₀)`.
+        let sb = &self.solver;
+        let ext = |i: u32| {
+            let (now, first) = (sb.vnc_now[i as usize], sb.vnc[i as usize]);
+            Velocity {
+                lin: now.lin - first.lin,
+                ang: now.ang - first.ang,
+            }
+        };
+        for c in &mut store.points {
+            let (ea, eb) = (ext(c.a), ext(c.b));
+            for r in &mut c.rows {
+                r.b += pgs::row_velocity(r, &ea, &eb);
+            }
+        }
+        let mut joints = self.joint_rows.clone();
+        for j in &mut joints.rows {
+            j.row.b += pgs::row_velocity(&j.row, &ext(j.a), &ext(j.b));
+        }
+        crate::exact::export(&store, &joints, max_rows, out).map_err(DynamicsError::Export)
     }
 
     // ------------------------------------------------------------------ the step
@@ -740,8 +757,14 @@ impl World {
 
     /// Between two solve substeps of `h`: contacts advance their separations by the
     /// move just made, bodies take their new velocities and centres of mass (keeping
-    /// the step's world inertia, as the rows keep their blocks), rows their new `b̃`;
-    /// joint rows are built again from the moved poses.
+    /// the step's world inertia, as the rows keep their blocks), normal rows their new
+    /// stabilization; joint rows are built again from the moved poses.
+    ///
+    /// The rows keep the `b̃ = J̃·Vnc` of the step's first substep (`vnc`); how far a
+    /// body's `Vnc` has moved since goes into its `dV` instead
+    /// (`dV += Vnc_{k+1} − Vnc_k`), which the row update reads anyway:
+    /// `b̃ + J̃·(Vnc_k − Vnc₀ + T·λ) = J̃·Vnc_k + J̃·T·λ` for every row, so only the
+    /// normal rows' stabilization needs rewriting (`docs/dynamics.md`).
     fn refresh_rows(&mut self, h: f32) {
         let s = &self.settings;
         let sb = &mut self.solver;
@@ -759,26 +782,25 @@ impl World {
                 };
                 let input = force_input(b, s, sb.inv_inertia[i]);
                 sb.v0[i] = u0;
-                sb.vnc[i] = velocity_without_contact(u0, &input, h);
+                let next = velocity_without_contact(u0, &input, h);
+                let (now, dv) = (&mut sb.vnc_now[i], &mut sb.dv[i]);
+                dv.lin += next.lin - now.lin;
+                dv.ang += next.ang - now.ang;
+                *now = next;
             }
         }
         let params = build_params(s, h);
         self.contacts.restitution.clear();
         if self.store_rows {
             self.contacts.advance(&self.solver.pseudo, h);
-            self.contacts.refresh(&self.solver, &params);
+            self.contacts.refresh(&params);
         }
         if !self.joint_rows.rows.is_empty() {
             self.build_joint_rows(h);
         }
         let lambda_from = self.store_lambda_changed.then_some(&self.contacts);
-        self.wide.refresh(
-            &self.solver.pseudo,
-            &self.solver.vnc,
-            h,
-            &params,
-            lambda_from,
-        );
+        self.wide
+            .refresh(&self.solver.pseudo, h, &params, lambda_from);
         self.solver.pseudo.fill(Velocity::ZERO);
     }
 
