@@ -53,9 +53,12 @@ pub struct RunArgs {
     /// Time step in seconds (default: the scene's).
     #[arg(long)]
     pub dt: Option<f32>,
-    /// Solver iterations per solve substep.
+    /// Solver iterations per solve substep (the first, with --substep-iterations)
     #[arg(long)]
     pub iterations: Option<u32>,
+    /// Solver iterations in each solve substep after the first (default: --iterations)
+    #[arg(long)]
+    pub substep_iterations: Option<u32>,
     /// Solve substeps per step.
     #[arg(long)]
     pub solve_substeps: Option<u32>,

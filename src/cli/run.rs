@@ -41,6 +41,9 @@ fn bad_option(args: &RunArgs) -> Option<String> {
     if args.iterations == Some(0) {
         return Some("--iterations must be ≥ 1".into());
     }
+    if args.substep_iterations == Some(0) {
+        return Some("--substep-iterations must be ≥ 1".into());
+    }
     if args.threads == Some(0) {
         return Some("--threads must be ≥ 1".into());
     }
@@ -66,6 +69,7 @@ pub fn run(args: &RunArgs) -> u8 {
         steps: args.steps,
         dt: args.dt,
         iterations: args.iterations,
+        substep_iterations: args.substep_iterations,
         solve_substeps: args.solve_substeps,
         sleeping: args.sleep.map(|s| s == OnOff::On),
         threads,

@@ -60,8 +60,9 @@ pub struct World {
     exact_budget: usize,
     /// The last step held an island the exact mode takes: this one solves once.
     exact_last_step: bool,
-    /// This step's velocity and split sweeps per solve substep.
-    sweeps: (u32, u32),
+    /// This step's velocity sweeps in its first solve substep and in each later one,
+    /// and its split sweeps per solve substep.
+    sweeps: (u32, u32, u32),
     islands: Islands,
     pub(crate) joints: JointSet,
     joint_rows: JointRows,
@@ -107,7 +108,7 @@ impl World {
             store_lambda_changed: false,
             exact_budget: 0,
             exact_last_step: false,
-            sweeps: (0, 0),
+            sweeps: (0, 0, 0),
             islands: Islands::default(),
             joints: JointSet::default(),
             joint_rows: JointRows::default(),
@@ -495,14 +496,19 @@ impl World {
         self.timed(Stage::Islands, |w| w.find_islands());
         // A step after one that held an island for the exact mode runs a single solve
         // of all the substeps' sweeps (see `Settings::solve_substeps`).
-        let (n, sweeps) = match self.settings.solve_substeps {
-            n if self.exact_last_step => (1, n),
-            n => (n, 1),
+        let s = &self.settings;
+        let later = s.substep_iterations.unwrap_or(s.iterations);
+        self.sweeps = match s.solve_substeps {
+            n if self.exact_last_step => {
+                (s.iterations + (n - 1) * later, 0, s.split_iterations * n)
+            }
+            _ => (s.iterations, later, s.split_iterations),
         };
-        self.sweeps = (
-            self.settings.iterations * sweeps,
-            self.settings.split_iterations * sweeps,
-        );
+        let n = if self.exact_last_step {
+            1
+        } else {
+            s.solve_substeps
+        };
         let hs = h / n as f32;
         self.exact_budget = self.settings.exact_rows_per_step;
         self.timed(Stage::BuildJacobians, |w| w.build_jacobians(hs, h));
@@ -511,7 +517,7 @@ impl World {
                 self.timed(Stage::BuildJacobians, |w| w.refresh_rows(hs));
             }
             self.timed(Stage::WarmStart, |w| w.warm_start(k == 0));
-            self.timed(Stage::Solve, |w| w.solve(k + 1 == n));
+            self.timed(Stage::Solve, |w| w.solve(k == 0, k + 1 == n));
             self.timed(Stage::Integrate, |w| w.integrate(hs, k + 1 == n));
         }
         self.timed(Stage::Sleep, |w| w.sleep(h));
@@ -704,7 +710,7 @@ impl World {
             friction_combine: s.friction_combine,
             restitution_combine: s.restitution_combine,
         };
-        self.contacts.pool = crate::contact::pool_points(self.sweeps.0);
+        self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
         self.contacts
             .gather(self.narrow.manifolds(), &ctx, &self.solver);
         self.build_joint_rows(h);
@@ -713,7 +719,7 @@ impl World {
             &self.contacts,
             &self.solver,
             s.sweep_order,
-            self.sweeps.0,
+            self.sweeps.0.max(self.sweeps.1),
             &params,
         );
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
@@ -827,9 +833,10 @@ impl World {
     /// are brought up to date on the `last` solve substep and whenever something reads
     /// them (exact mode, overflow, restitution); otherwise λ and their sums stay in the
     /// lanes.
-    fn solve(&mut self, last: bool) {
+    fn solve(&mut self, first: bool, last: bool) {
         let s = &self.settings;
-        let (iterations, split_iterations) = self.sweeps;
+        let (first_sweeps, later_sweeps, split_iterations) = self.sweeps;
+        let iterations = if first { first_sweeps } else { later_sweeps };
         self.wide.solve(
             &mut self.contacts,
             &mut self.joint_rows.rows,

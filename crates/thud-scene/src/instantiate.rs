@@ -63,6 +63,9 @@ pub fn settings_on(s: &SceneSettings, base: Settings) -> Settings {
     if let Some(i) = s.iterations {
         out.iterations = i;
     }
+    if let Some(i) = s.substep_iterations {
+        out.substep_iterations = Some(i);
+    }
     if let Some(n) = s.substeps {
         out.substeps = n;
     }

@@ -360,13 +360,13 @@ pub fn resolve(mut scene: Scene, src: Option<&str>, file: &str) -> Result<Scene,
             format!("must be in (0, 1] s, got {}", s.dt),
         ));
     }
-    if s.iterations == Some(0) {
-        return Err(r.error(
-            "iterations",
-            "",
-            "settings.iterations".into(),
-            "must be ≥ 1".into(),
-        ));
+    for (n, what) in [
+        (s.iterations, "iterations"),
+        (s.substep_iterations, "substep_iterations"),
+    ] {
+        if n == Some(0) {
+            return Err(r.error(what, "", format!("settings.{what}"), "must be ≥ 1".into()));
+        }
     }
     for (n, what) in [
         (s.substeps, "substeps"),

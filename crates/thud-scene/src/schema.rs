@@ -114,6 +114,10 @@ pub struct SceneSettings {
     /// Solver iterations per solve substep; the engine's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub iterations: Option<u32>,
+    /// Solver iterations in each solve substep after the first; `iterations` when
+    /// absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub substep_iterations: Option<u32>,
     /// Solve substeps per (sub)step; the engine's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solve_substeps: Option<u32>,
@@ -141,6 +145,7 @@ impl Default for SceneSettings {
             dt: default_dt(),
             substeps: None,
             iterations: None,
+            substep_iterations: None,
             solve_substeps: None,
             gravity: default_gravity(),
             sleeping: true,

@@ -42,8 +42,10 @@ pub struct RunOptions {
     pub steps: Option<u64>,
     /// Time step.
     pub dt: Option<f32>,
-    /// Solver iterations per solve substep.
+    /// Solver iterations per solve substep (the first, with `substep_iterations`).
     pub iterations: Option<u32>,
+    /// Solver iterations in each solve substep after the first.
+    pub substep_iterations: Option<u32>,
     /// Solve substeps per step.
     pub solve_substeps: Option<u32>,
     /// Sleeping on or off.
@@ -107,6 +109,9 @@ impl Simulation {
         }
         if let Some(i) = options.iterations {
             scene.settings.iterations = Some(i.max(1));
+        }
+        if let Some(i) = options.substep_iterations {
+            scene.settings.substep_iterations = Some(i.max(1));
         }
         if let Some(n) = options.solve_substeps {
             scene.settings.solve_substeps = Some(n.max(1));
