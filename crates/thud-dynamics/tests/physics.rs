@@ -426,3 +426,93 @@ fn exported_problem_is_the_solved_one_with_or_without_scalar_rows() {
         "{normal} vs {expect}"
     );
 }
+
+/// A plank carrying 24 boxes: the plank has more manifolds than the colouring's 16
+/// colours, so in `SweepOrder::Colored` some of them go to the overflow set, solved on
+/// the contact store's scalar rows — which solve substeps refresh apart from the lanes
+/// (`b̃ = J̃·Vnc₀` plus the new stabilization, the change of `Vnc` in `dV`). The boxes
+/// fall at twice the plank's gravity, so their rows' `J̃·Vnc` is not zero. Both orders
+/// must hold the load at rest: every box stays put, the ground carries the whole weight
+/// (`Σλₙ` over a step = `m·g·dt` summed), and the energy does not rise.
+#[test]
+fn overflow_manifolds_hold_a_loaded_plank_through_solve_substeps() {
+    for order in [
+        thud_dynamics::SweepOrder::Colored,
+        thud_dynamics::SweepOrder::Sequential,
+    ] {
+        let mut w = World::new(Settings {
+            sweep_order: order,
+            ..settings()
+        });
+        let g = ground(&mut w, 0.6);
+        let plank = w
+            .add_body(
+                BodyBuilder::dynamic()
+                    .position(Vec3::new(0.0, 0.25, 0.0))
+                    .collider(Collider::cuboid(Vec3::new(6.5, 0.25, 0.5))),
+            )
+            .unwrap();
+        let boxes: Vec<(BodyHandle, Vec3)> = (0..24)
+            .map(|i| {
+                let p = Vec3::new(-6.0 + 0.52 * i as f32 + 0.26, 0.75, 0.0);
+                let b = BodyBuilder::dynamic()
+                    .position(p)
+                    .gravity_scale(2.0)
+                    .collider(Collider::cuboid(Vec3::new(0.25, 0.25, 0.25)));
+                (w.add_body(b).unwrap(), p)
+            })
+            .collect();
+        let e0 = w.total_energy();
+        let mut overflow = 0;
+        for _ in 0..120 {
+            w.step().unwrap();
+            overflow = overflow.max(w.stats().overflow);
+            assert!(
+                w.total_energy() <= e0 + 1e-4 * e0.abs(),
+                "{order:?}: energy rose"
+            );
+        }
+        if order == thud_dynamics::SweepOrder::Colored {
+            assert!(
+                overflow > 0,
+                "the plank's manifolds should overflow 16 colours"
+            );
+        }
+        for (b, p) in &boxes {
+            let body = w.body(*b).unwrap();
+            let q = body.position();
+            assert!(
+                (q - *p).length() < 0.005,
+                "{order:?}: box moved from {p} to {q}"
+            );
+            // Each box rests on the plank alone: its contact carries its own weight.
+            let carried: f32 = w
+                .contacts()
+                .filter(|c| c.a == *b || c.b == *b)
+                .map(|c| c.total_normal_impulse())
+                .sum();
+            let own = body.mass() * 2.0 * G * DT;
+            // And is at rest (about 1e-8 m/s; 1e-3 when the overflow rows' refresh was
+            // off by half their J̃·Vnc₀).
+            let v = body.linear_velocity().length();
+            assert!(v < 1e-5, "{order:?}: a box still moves at {v} m/s");
+            assert!(
+                ((carried - own) / own).abs() < 1e-2,
+                "{order:?}: a box's contact carries {carried} of its {own}"
+            );
+        }
+        let weight: f32 = std::iter::once((plank, 1.0))
+            .chain(boxes.iter().map(|b| (b.0, 2.0)))
+            .map(|(b, scale)| w.body(b).unwrap().mass() * scale * G * DT)
+            .sum();
+        let on_ground: f32 = w
+            .contacts()
+            .filter(|c| c.a == g || c.b == g)
+            .map(|c| c.total_normal_impulse())
+            .sum();
+        assert!(
+            ((on_ground - weight) / weight).abs() < 2e-3,
+            "{order:?}: ground carries {on_ground} of {weight}"
+        );
+    }
+}
