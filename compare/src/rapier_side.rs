@@ -154,9 +154,14 @@ pub struct RapierEngine {
 impl RapierEngine {
     /// Converts the scene's bodies, in order, into a Rapier world.
     pub fn new(scene: &Scene, budget: Budget) -> Result<RapierEngine, CompareError> {
+        // Both engines' sets are made with room for the scene (thud: `World::reserve`),
+        // so neither pays the arrays' growth slack in the memory table.
+        let n = scene.bodies.len();
         let mut world = PhysicsWorld {
             gravity: vector(scene.settings.gravity),
             integration_parameters: integration_parameters(scene, budget),
+            bodies: RigidBodySet::with_capacity(n),
+            colliders: ColliderSet::with_capacity(n),
             ..PhysicsWorld::default()
         };
         let mut handles = Vec::with_capacity(scene.bodies.len());

@@ -67,6 +67,12 @@ impl Default for BroadPhase {
 }
 
 impl BroadPhase {
+    /// Room for `additional` more proxies, all moving, without reallocating.
+    pub fn reserve(&mut self, additional: usize) {
+        self.proxies.reserve(additional);
+        self.trees[1].reserve(additional);
+    }
+
     /// An empty broadphase with a 10 cm fat margin.
     #[must_use]
     pub fn new() -> Self {

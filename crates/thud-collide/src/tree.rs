@@ -50,6 +50,11 @@ pub(crate) struct Tree {
 }
 
 impl Tree {
+    /// Room for `leaves` more leaves (and their inner nodes) without reallocating.
+    pub(crate) fn reserve(&mut self, leaves: usize) {
+        self.nodes.reserve(2 * leaves);
+    }
+
     fn alloc(&mut self, aabb: Aabb, key: u32) -> u32 {
         let node = Node {
             aabb,

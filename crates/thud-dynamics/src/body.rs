@@ -461,6 +461,12 @@ pub struct BodySet {
 }
 
 impl BodySet {
+    /// Room for `additional` more bodies without reallocating.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.slots.reserve(additional);
+        self.order.reserve(additional);
+    }
+
     /// Insert a body, reusing a free slot (with a bumped generation).
     pub(crate) fn insert(&mut self, body: Body) -> BodyHandle {
         let index = if let Some(i) = self.free.pop() {

@@ -184,6 +184,15 @@ pub(crate) struct ColliderSet {
 }
 
 impl ColliderSet {
+    /// Room for `additional` more colliders without reallocating.
+    pub fn reserve(&mut self, additional: usize) {
+        self.shapes.reserve(additional);
+        self.poses.reserve(additional);
+        self.body.reserve(additional);
+        self.local.reserve(additional);
+        self.material.reserve(additional);
+    }
+
     /// Take a key for a collider of body slot `body`.
     pub fn insert(
         &mut self,

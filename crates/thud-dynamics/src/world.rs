@@ -137,6 +137,17 @@ impl World {
 
     // ------------------------------------------------------------------ bodies
 
+    /// Make room for `additional` more bodies with one collider each, so that adding
+    /// them does not grow (and double) the world's arrays one reallocation at a time: a
+    /// scene loader that knows its count builds the world without the growth slack
+    /// (`pyramid_40`'s 821 bodies would otherwise sit in arrays of 1024).
+    pub fn reserve(&mut self, additional: usize) {
+        self.bodies.reserve(additional);
+        self.colliders.reserve(additional);
+        self.broad.reserve(additional);
+        self.moving.reserve(additional);
+    }
+
     /// Add a body; validates everything (shapes, mass, finiteness) first.
     pub fn add_body(&mut self, builder: BodyBuilder) -> Result<BodyHandle, DynamicsError> {
         let body = builder.build()?;

@@ -151,6 +151,7 @@ pub fn build_world_with(
     bodies: &[BodyDef],
 ) -> Result<(World, Vec<BodyHandle>), SceneError> {
     let mut world = World::new(settings);
+    world.reserve(bodies.len());
     let mut handles = Vec::with_capacity(bodies.len());
     for (i, def) in bodies.iter().enumerate() {
         handles.push(add_body(&mut world, def, i as u64)?);
