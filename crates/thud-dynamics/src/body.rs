@@ -467,6 +467,18 @@ impl BodySet {
         self.order.reserve(additional);
     }
 
+    /// Where the slots live (a test sees whether they moved).
+    #[cfg(test)]
+    pub(crate) fn slots_ptr(&self) -> usize {
+        self.slots.as_ptr() as usize
+    }
+
+    /// How many slots fit without reallocating (for the same test).
+    #[cfg(test)]
+    pub(crate) fn capacity_of_slots(&self) -> usize {
+        self.slots.capacity()
+    }
+
     /// Insert a body, reusing a free slot (with a bumped generation).
     pub(crate) fn insert(&mut self, body: Body) -> BodyHandle {
         let index = if let Some(i) = self.free.pop() {

@@ -1041,3 +1041,40 @@ fn kinematic_velocity(b: &Body, target: Pose, h: f32) -> Velocity {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BodyBuilder, Collider};
+
+    /// After `reserve(n)`, adding `n` one-collider bodies moves none of the world's
+    /// per-body arrays (they were not reallocated), and the arrays hold exactly `n`
+    /// (growing by doubling, 821 bodies would sit in arrays of 1024).
+    #[test]
+    fn reserve_makes_room_for_the_bodies_to_come() {
+        let mut w = World::new(Settings::default());
+        let n = 821;
+        w.reserve(n);
+        let before = (
+            w.bodies.slots_ptr(),
+            w.colliders.shapes.as_ptr() as usize,
+            w.colliders.poses.as_ptr() as usize,
+        );
+        for i in 0..n {
+            w.add_body(
+                BodyBuilder::dynamic()
+                    .position(glam::Vec3::new(i as f32 * 1.1, 0.5, 0.0))
+                    .collider(Collider::cuboid(glam::Vec3::splat(0.5))),
+            )
+            .unwrap();
+        }
+        let after = (
+            w.bodies.slots_ptr(),
+            w.colliders.shapes.as_ptr() as usize,
+            w.colliders.poses.as_ptr() as usize,
+        );
+        assert_eq!(before, after);
+        assert_eq!(w.colliders.shapes.capacity(), n);
+        assert_eq!(w.bodies.capacity_of_slots(), n);
+    }
+}
