@@ -206,6 +206,10 @@ impl BodyBuilder {
         for c in &self.colliders {
             c.validate()?;
         }
+        // The builder's list grew one push at a time (a first push reserves room for
+        // four 80 B colliders); the body keeps exactly what it has.
+        let mut colliders = self.colliders;
+        colliders.shrink_to_fit();
         let mut body = Body {
             kind: self.kind,
             pose: Pose::new(self.position, self.rotation.normalize()),
@@ -225,7 +229,7 @@ impl BodyBuilder {
             sleep_time: 0.0,
             force: Vec3::ZERO,
             torque: Vec3::ZERO,
-            colliders: self.colliders,
+            colliders,
             collider_keys: SmallVec::new(),
             kinematic_target: None,
             explicit_mass: self.mass,

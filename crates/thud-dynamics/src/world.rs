@@ -146,6 +146,7 @@ impl World {
         self.colliders.reserve(additional);
         self.broad.reserve(additional);
         self.moving.reserve(additional);
+        self.solver_of.reserve(additional);
     }
 
     /// Add a body; validates everything (shapes, mass, finiteness) first.
@@ -1076,5 +1077,10 @@ mod tests {
         assert_eq!(before, after);
         assert_eq!(w.colliders.shapes.capacity(), n);
         assert_eq!(w.bodies.capacity_of_slots(), n);
+        // Each body keeps its one collider in a list of one (not the four a first push
+        // reserves).
+        for &slot in w.bodies.order() {
+            assert_eq!(w.bodies.slot(slot).colliders.capacity(), 1);
+        }
     }
 }
