@@ -107,7 +107,7 @@ impl SolverBodies {
     /// Reset the accumulated velocity changes before a warm start: `dV` to how far each
     /// body's `Vnc` has moved since the step's first solve substep (`vnc_now − vnc`:
     /// zero in the first), the split pass's pseudo-velocities to zero.
-    pub fn clear_dv(&mut self) {
+    pub fn start_dv(&mut self) {
         for ((dv, now), first) in self.dv.iter_mut().zip(&self.vnc_now).zip(&self.vnc) {
             *dv = Velocity {
                 lin: now.lin - first.lin,

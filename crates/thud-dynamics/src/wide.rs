@@ -154,22 +154,20 @@ fn refresh_group<V: Velocities + ?Sized>(
     let (ma, mb) = (gather(moved, g.a), gather(moved, g.b));
     let inv_dt = Vec4::splat(s.inv_dt);
     for p in pts {
-        let rn = &p.rows[0];
-        p.sep += Vec4::splat(h) * rn.d * row_velocity(rn, &ma, &mb);
-        p.rows[0].b = p.b_vel;
-        let rn = &p.rows[0];
-        let live = rn.d.cmpgt(Vec4::ZERO);
-        let inv_dn = Vec4::select(live, Vec4::ONE / rn.d, Vec4::ZERO);
+        let d = p.rows[0].d;
+        p.sep += Vec4::splat(h) * d * row_velocity(&p.rows[0], &ma, &mb);
+        let live = d.cmpgt(Vec4::ZERO);
+        let inv_dn = Vec4::select(live, Vec4::ONE / d, Vec4::ZERO);
         let correction = (Vec4::splat(s.erp) * (-p.sep - Vec4::splat(s.slop)) * inv_dt)
             .clamp(Vec4::ZERO, Vec4::splat(s.max_correction));
         let open = p.sep.cmpgt(Vec4::ZERO);
         let speculative = Vec4::select(open, p.sep * inv_dt * inv_dn, Vec4::ZERO);
         let push = Vec4::select(open, Vec4::ZERO, correction * inv_dn);
         if s.split {
-            p.rows[0].b += speculative;
+            p.rows[0].b = p.b_vel + speculative;
             p.split_b = -push;
         } else {
-            p.rows[0].b += speculative - push;
+            p.rows[0].b = p.b_vel + (speculative - push);
         }
     }
 }
@@ -889,7 +887,7 @@ mod tests {
             rebuilt.vnc[i] = next;
             rebuilt.vnc_now[i] = next;
         }
-        bodies.clear_dv();
+        bodies.start_dv();
         let moved = vec![Velocity::ZERO; bodies.len()];
         wide.refresh(&moved, dt, &s, None);
         store.refresh(&s);

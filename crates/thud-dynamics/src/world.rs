@@ -829,7 +829,7 @@ impl World {
         if !first && self.joint_rows.rows.is_empty() {
             return;
         }
-        self.solver.clear_dv();
+        self.solver.start_dv();
         let dv = &mut self.solver.dv;
         pgs::warm_start_joints(&self.joint_rows.rows, dv);
         self.wide.warm_start(dv);
