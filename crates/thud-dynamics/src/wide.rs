@@ -351,7 +351,12 @@ fn gather<V: Velocities + ?Sized>(dv: &V, idx: [u32; 4]) -> WideVel {
     // Four separate reads (not an array of four `Velocity`s): the compiler then loads
     // the lanes straight into registers instead of copying the array through the stack,
     // whose overlapping reloads stalled every group on store forwarding.
-    let (v0, v1, v2, v3) = (dv.get(idx[0]), dv.get(idx[1]), dv.get(idx[2]), dv.get(idx[3]));
+    let (v0, v1, v2, v3) = (
+        dv.get(idx[0]),
+        dv.get(idx[1]),
+        dv.get(idx[2]),
+        dv.get(idx[3]),
+    );
     let lanes = |a: Vec3, b: Vec3, c: Vec3, d: Vec3| V3 {
         x: Vec4::new(a.x, b.x, c.x, d.x),
         y: Vec4::new(a.y, b.y, c.y, d.y),
