@@ -425,6 +425,11 @@ pub(crate) fn split_group<V: Velocities + ?Sized>(
         // Rows with nothing to correct and no impulse yet sit the pass out (as in
         // `pgs::split_sweep`): their lanes keep λ = 0 and apply no impulse.
         let idle = p.split_b.cmpeq(Vec4::ZERO) & l.cmpeq(Vec4::ZERO);
+        if idle.all() {
+            // Nothing to correct in any lane (most points of a resting stack within
+            // the slop: 99.7 % of `pyramid3d_10`'s wide points, 17 % of `pyramid_40`'s).
+            continue;
+        }
         let r = &p.rows[0];
         let jdv = row_velocity(r, &va, &vb);
         let new = GaussSeidel.unclamped(*l, p.split_b, jdv).max(Vec4::ZERO);
