@@ -75,6 +75,12 @@ fn auto_mode_solves_deep_small_islands_exactly() {
         first.max(world.stats().exact_islands)
     };
     assert_eq!(exact_islands("tower_20", Settings::without_sleeping()), 1);
+    // The island it takes is swept from the scalar rows the exact solve reads: its 20
+    // manifolds take no four-lane groups (a column fills one lane of each).
+    let scene = thud_scene::standard("tower_20").expect("standard scene");
+    let (mut world, _) = scene_world::world(&scene, Settings::without_sleeping());
+    world.step().expect("step");
+    assert_eq!((world.stats().colors, world.stats().overflow), (0, 20));
     let pgs = Settings {
         solver_mode: thud_dynamics::SolverMode::Pgs,
         ..Settings::without_sleeping()

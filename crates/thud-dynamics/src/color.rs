@@ -54,6 +54,8 @@ struct Links {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Coloring {
     bits: Vec<Vec<u64>>,
+    /// Scratch: the manifolds to colour, `(manifold, a, b)`.
+    input: Vec<(u32, u32, u32)>,
     /// Scratch of the level scheduling: last manifold per body, level and links per
     /// manifold.
     last: Vec<u32>,
@@ -66,11 +68,16 @@ pub(crate) struct Coloring {
 }
 
 impl Coloring {
-    /// Colour `pairs` (solver indices of the two bodies of each manifold); `fixed[i]`
-    /// marks solver bodies that impulses do not move.
+    /// Colour `pairs` (solver indices of the two bodies of each manifold, and whether
+    /// it goes to the overflow set anyway); `fixed[i]` marks solver bodies that impulses
+    /// do not move. The manifolds of an island the exact mode takes are sent to the
+    /// overflow set: swept one by one from the scalar rows the exact solve reads, in
+    /// store order — for an island's bodies the same sequence of updates as its levels
+    /// would give (no other manifold touches them), without four-lane groups that a
+    /// column of boxes fills one lane of.
     pub fn build(
         &mut self,
-        pairs: impl Iterator<Item = (u32, u32)>,
+        pairs: impl Iterator<Item = (u32, u32, bool)>,
         fixed: &[bool],
         order: SweepOrder,
     ) {
@@ -78,23 +85,46 @@ impl Coloring {
             list.clear();
         }
         self.overflow.clear();
-        match order {
-            SweepOrder::Sequential => self.levels(pairs, fixed),
-            SweepOrder::Colored => self.first_fit(pairs, fixed),
+        let mut input = std::mem::take(&mut self.input);
+        input.clear();
+        for (m, (a, b, scalar)) in pairs.enumerate() {
+            if scalar {
+                self.overflow.push(m as u32);
+            } else {
+                input.push((m as u32, a, b));
+            }
         }
+        let n = input.len() + self.overflow.len();
+        match order {
+            SweepOrder::Sequential => self.levels(&input, n, fixed),
+            SweepOrder::Colored => self.first_fit(&input, fixed),
+        }
+        // Store order (the exact mode's manifolds and the colouring's misfits share no
+        // body, so this only keeps the listing tidy).
+        self.overflow.sort_unstable();
+        self.input = input;
     }
 
     /// Level scheduling: manifold `m` goes one level after the last earlier manifold on
     /// either of its movable bodies, so every body meets its manifolds in store order and
     /// level-by-level solving is the sequential sweep, exactly. Then the levels are
     /// packed for the four-lane groups ([`Coloring::pack_levels`]).
-    fn levels(&mut self, pairs: impl Iterator<Item = (u32, u32)>, fixed: &[bool]) {
+    fn levels(&mut self, pairs: &[(u32, u32, u32)], n: usize, fixed: &[bool]) {
         self.last.clear();
         self.last.resize(fixed.len(), NONE);
         self.level.clear();
+        self.level.resize(n, 0);
         self.links.clear();
+        self.links.resize(
+            n,
+            Links {
+                body: [NONE; 2],
+                prev: [NONE; 2],
+                next: [NONE; 2],
+            },
+        );
         let mut levels = 0;
-        for (m, (a, b)) in pairs.enumerate() {
+        for &(m, a, b) in pairs {
             let mut link = Links {
                 body: [a, b],
                 prev: [NONE; 2],
@@ -111,21 +141,21 @@ impl Coloring {
                 if p != NONE {
                     let before = &mut self.links[p as usize];
                     let kk = usize::from(before.body[0] != x);
-                    before.next[kk] = m as u32;
+                    before.next[kk] = m;
                     link.prev[k] = p;
                     l = l.max(self.level[p as usize] + 1);
                 }
-                self.last[x as usize] = m as u32;
+                self.last[x as usize] = m;
             }
-            self.level.push(l);
-            self.links.push(link);
+            self.level[m as usize] = l;
+            self.links[m as usize] = link;
             levels = levels.max(l as usize + 1);
         }
         if self.colors.len() < levels {
             self.colors.resize_with(levels, Vec::new);
         }
-        for (m, &l) in self.level.iter().enumerate() {
-            self.colors[l as usize].push(m as u32);
+        for &(m, _, _) in pairs {
+            self.colors[self.level[m as usize] as usize].push(m);
         }
         self.pack_levels(levels);
     }
@@ -193,7 +223,7 @@ impl Coloring {
     }
 
     /// Greedy colouring: the first colour where neither movable body is used yet.
-    fn first_fit(&mut self, pairs: impl Iterator<Item = (u32, u32)>, fixed: &[bool]) {
+    fn first_fit(&mut self, pairs: &[(u32, u32, u32)], fixed: &[bool]) {
         let words = fixed.len().div_ceil(64);
         if self.colors.len() < MAX_COLORS {
             self.colors.resize_with(MAX_COLORS, Vec::new);
@@ -204,7 +234,7 @@ impl Coloring {
             bits.resize(words, 0);
         }
         let free = |bits: &[u64], i: usize| bits[i / 64] & (1 << (i % 64)) == 0;
-        for (m, (a, b)) in pairs.enumerate() {
+        for &(m, a, b) in pairs {
             let (a, b) = (a as usize, b as usize);
             let (fa, fb) = (fixed[a], fixed[b]);
             let color = self
@@ -220,9 +250,9 @@ impl Coloring {
                     if !fb {
                         bits[b / 64] |= 1 << (b % 64);
                     }
-                    self.colors[c].push(m as u32);
+                    self.colors[c].push(m);
                 }
-                None => self.overflow.push(m as u32),
+                None => self.overflow.push(m),
             }
         }
     }
@@ -249,7 +279,11 @@ mod tests {
         let mut pairs: Vec<(u32, u32)> = (1..40).map(|i| (i, i + 1)).collect();
         pairs.extend((1..=40).map(|i| (0, i)));
         let mut c = Coloring::default();
-        c.build(pairs.iter().copied(), &fixed, SweepOrder::Colored);
+        c.build(
+            pairs.iter().map(|&(a, b)| (a, b, false)),
+            &fixed,
+            SweepOrder::Colored,
+        );
         assert!(c.overflow.is_empty());
         assert!(c.used() <= 3, "{}", c.used());
         let mut seen = 0;
@@ -289,7 +323,11 @@ mod tests {
             }
         }
         let mut c = Coloring::default();
-        c.build(pairs.iter().copied(), &fixed, SweepOrder::Sequential);
+        c.build(
+            pairs.iter().map(|&(a, b)| (a, b, false)),
+            &fixed,
+            SweepOrder::Sequential,
+        );
         assert!(c.overflow.is_empty());
         let mut level = vec![usize::MAX; pairs.len()];
         for (l, list) in c.colors.iter().enumerate() {
@@ -338,16 +376,44 @@ mod tests {
             (5, 13),
         ];
         let mut c = Coloring::default();
-        c.build(pairs.iter().copied(), &fixed, SweepOrder::Sequential);
+        c.build(
+            pairs.iter().map(|&(a, b)| (a, b, false)),
+            &fixed,
+            SweepOrder::Sequential,
+        );
         assert_eq!(c.used(), 2);
         assert_eq!(c.colors[0], [0, 1, 2, 3]);
         assert_eq!(c.colors[1], [5, 6, 7, 4]);
         // A manifold that must stay put keeps its level: (1, 2) is followed by (1, 11).
         let pairs = [(1, 2), (3, 4), (1, 5), (3, 6), (1, 7)];
-        c.build(pairs.iter().copied(), &fixed, SweepOrder::Sequential);
+        c.build(
+            pairs.iter().map(|&(a, b)| (a, b, false)),
+            &fixed,
+            SweepOrder::Sequential,
+        );
         assert_eq!(c.colors[0], [0, 1]);
         assert_eq!(c.colors[1], [2, 3]);
         assert_eq!(c.colors[2], [4]);
+    }
+
+    #[test]
+    fn manifolds_marked_scalar_go_to_the_overflow_set_in_store_order() {
+        // Two islands: a column 1-2-3 (marked: the exact mode takes it) and a pair 4-5.
+        let fixed = vec![true, false, false, false, false, false];
+        let pairs = [
+            (0, 1, true),
+            (0, 4, false),
+            (1, 2, true),
+            (4, 5, false),
+            (2, 3, true),
+        ];
+        let mut c = Coloring::default();
+        for order in [SweepOrder::Sequential, SweepOrder::Colored] {
+            c.build(pairs.iter().copied(), &fixed, order);
+            assert_eq!(c.overflow, [0, 2, 4], "{order:?}");
+            let coloured: Vec<u32> = c.colors.iter().flatten().copied().collect();
+            assert_eq!(coloured, [1, 3], "{order:?}");
+        }
     }
 
     #[test]
@@ -356,7 +422,11 @@ mod tests {
         let fixed = vec![false; n];
         let pairs: Vec<(u32, u32)> = (1..n as u32).map(|i| (0, i)).collect();
         let mut c = Coloring::default();
-        c.build(pairs.iter().copied(), &fixed, SweepOrder::Colored);
+        c.build(
+            pairs.iter().map(|&(a, b)| (a, b, false)),
+            &fixed,
+            SweepOrder::Colored,
+        );
         assert_eq!(c.used(), MAX_COLORS);
         assert_eq!(c.overflow.len(), n - 1 - MAX_COLORS);
     }

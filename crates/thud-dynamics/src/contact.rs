@@ -101,6 +101,9 @@ pub(crate) struct ContactStore {
     pub island: Vec<u32>,
     /// Scratch: rows per island root (the exact mode's size check).
     pub island_rows: Vec<u32>,
+    /// Points of the islands the exact mode takes this step (`exact::takes_any`); their
+    /// manifolds are swept from the scalar rows.
+    pub taken: Vec<bool>,
     pub manifolds: usize,
     /// Points that came with a non-zero warm-start impulse.
     pub warm_started: usize,

@@ -466,20 +466,26 @@ pub(crate) fn solve_islands(
 
 /// Whether the rule takes any island of the step at its size and bodies (the speed
 /// test aside, which changes from step to step). It reads the points' inputs, not
-/// their rows: the step asks before it decides whether to build the scalar rows.
+/// their rows: the step asks before it decides whether to build the scalar rows. The
+/// points of the islands it takes are marked in `c.taken` (all `false` when none is):
+/// their manifolds are swept from the store's scalar rows (`color.rs`), which the exact
+/// solve reads anyway, instead of taking lanes of their own.
 pub(crate) fn takes_any(
     c: &mut ContactStore,
     j: &JointRows,
     bodies: &SolverBodies,
     rule: Rule,
 ) -> bool {
+    c.taken.clear();
+    c.taken.resize(c.inputs.len(), false);
     if !any_small_island(c, j, rule.max_rows) {
         return false;
     }
     let im = |k: u32| (k, bodies.inv_mass[k as usize]);
-    islands_of(c, j).iter().any(|(_, idx, jidx)| {
+    let mut any = false;
+    for (_, idx, jidx) in islands_of(c, j) {
         if 3 * idx.len() + jidx.len() > rule.max_rows {
-            return false;
+            continue;
         }
         let points = idx.iter().map(|&p| &c.inputs[p as usize]);
         let joints = jidx.iter().map(|&r| &j.rows[r as usize]);
@@ -488,8 +494,14 @@ pub(crate) fn takes_any(
                 .flat_map(|p| [im(p.a), im(p.b)])
                 .chain(joints.flat_map(|r| [(r.a, r.inv_mass_a), (r.b, r.inv_mass_b)])),
         );
-        ids.len() >= rule.min_bodies || ratio >= rule.mass_ratio
-    })
+        if ids.len() >= rule.min_bodies || ratio >= rule.mass_ratio {
+            any = true;
+            for &p in &idx {
+                c.taken[p as usize] = true;
+            }
+        }
+    }
+    any
 }
 
 /// Write the last step's problems, one coupled boxed LCP per island of at most

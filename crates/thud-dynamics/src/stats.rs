@@ -84,7 +84,8 @@ pub struct StepStats {
     pub warm_started: usize,
     /// Colours (levels in sequential order) of the last substep's contact sweep.
     pub colors: usize,
-    /// Manifolds that found no colour and were solved one by one.
+    /// Manifolds swept one by one from the scalar rows: those that found no colour, and
+    /// those of the islands the exact mode takes.
     pub overflow: usize,
     /// Islands found (awake ones).
     pub islands: usize,

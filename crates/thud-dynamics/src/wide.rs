@@ -464,11 +464,12 @@ impl WideContacts {
             }),
         );
         let pts = &store.inputs;
+        let taken = |s: u32| store.taken.get(s as usize).copied().unwrap_or(false);
         self.coloring.build(
             store
                 .manifold_points
                 .iter()
-                .map(|&(s, _)| (pts[s as usize].a, pts[s as usize].b)),
+                .map(|&(s, _)| (pts[s as usize].a, pts[s as usize].b, taken(s))),
             &self.fixed,
             order,
         );

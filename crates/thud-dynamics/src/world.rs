@@ -727,6 +727,13 @@ impl World {
             .gather(self.narrow.manifolds(), &ctx, &self.solver);
         self.build_joint_rows(h);
         let s = &self.settings;
+        // The store's own scalar rows, for the steps that read them: the exact mode (an
+        // island it takes by size and bodies, judged from the points' inputs; its
+        // manifolds are swept from those rows), the overflow set, the restitution pass.
+        self.contacts.taken.clear();
+        let exact = crate::exact::Rule::of(s).is_some_and(|r| {
+            crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
+        });
         self.wide.pack(
             &self.contacts,
             &self.solver,
@@ -735,12 +742,6 @@ impl World {
             &params,
         );
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
-        // The store's own scalar rows, for the steps that read them: the exact mode (an
-        // island it takes by size and bodies, judged from the points' inputs), the
-        // overflow set, the restitution pass.
-        let exact = crate::exact::Rule::of(s).is_some_and(|r| {
-            crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
-        });
         if exact || self.stats.overflow > 0 || self.contacts.bouncy {
             self.contacts.build_rows(&self.solver, &params);
         }
