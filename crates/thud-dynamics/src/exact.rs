@@ -467,9 +467,10 @@ pub(crate) fn solve_islands(
 /// Whether the rule takes any island of the step at its size and bodies (the speed
 /// test aside, which changes from step to step). It reads the points' inputs, not
 /// their rows: the step asks before it decides whether to build the scalar rows. The
-/// points of the islands it takes are marked in `c.taken` (all `false` when none is):
-/// their manifolds are swept from the store's scalar rows (`color.rs`), which the exact
-/// solve reads anyway, instead of taking lanes of their own.
+/// points of the islands it takes for their size (`exact_min_bodies`) are marked in
+/// `c.taken` (all `false` when none is): their manifolds are swept from the store's
+/// scalar rows (`color.rs`), which the exact solve reads anyway, instead of taking lanes
+/// of their own.
 pub(crate) fn takes_any(
     c: &mut ContactStore,
     j: &JointRows,
@@ -494,8 +495,14 @@ pub(crate) fn takes_any(
                 .flat_map(|p| [im(p.a), im(p.b)])
                 .chain(joints.flat_map(|r| [(r.a, r.inv_mass_a), (r.b, r.inv_mass_b)])),
         );
-        if ids.len() >= rule.min_bodies || ratio >= rule.mass_ratio {
+        let deep = ids.len() >= rule.min_bodies;
+        if deep || ratio >= rule.mass_ratio {
             any = true;
+        }
+        // A stack's manifolds chain through its bodies and would fill one lane of each
+        // group; a lone box on the ground (taken for its mass ratio against the static
+        // ground) packs beside the others and stays in the lanes.
+        if deep {
             for &p in &idx {
                 c.taken[p as usize] = true;
             }
