@@ -546,9 +546,17 @@ mod tests {
             );
             let parallel = wide.schedules();
             let mut joints = JointRows::default();
-            wide.solve(&mut store, &mut joints.rows, &mut bodies.dv, 20, 1.0, false);
+            wide.solve(
+                &mut store,
+                &mut joints.rows,
+                &mut bodies.dv,
+                20,
+                1.0,
+                false,
+                None,
+            );
             wide.unpack(&mut store);
-            wide.split_solve(&mut store, &mut joints, &mut bodies.pseudo, 4);
+            wide.split_solve(&mut store, &mut joints, &mut bodies.pseudo, 4, false);
             let mut bits = Vec::new();
             for v in bodies.dv.iter().chain(&bodies.pseudo) {
                 bits.extend(v.lin.to_array().map(f32::to_bits));

@@ -567,15 +567,22 @@ impl WideContacts {
         dv: &mut [Velocity],
         omega: f32,
         back: bool,
+        split: Option<&mut [Velocity]>,
     ) {
         if omega == 1.0 {
-            self.sweep_with(store, joints, dv, omega, GaussSeidel, back);
+            self.sweep_with(store, joints, dv, omega, GaussSeidel, back, split);
         } else {
-            self.sweep_with(store, joints, dv, omega, Sor(Vec4::splat(omega)), back);
+            let w = Sor(Vec4::splat(omega));
+            self.sweep_with(store, joints, dv, omega, w, back, split);
         }
     }
 
-    /// [`sweep`](Self::sweep) with the packed rows' relaxation `w` (ω in `omega`).
+    /// [`sweep`](Self::sweep) with the packed rows' relaxation `w` (ω in `omega`). With
+    /// `split` (the pseudo-velocities; a forward sweep) each group's split-impulse
+    /// update follows its velocity update, while its rows are still in the core's
+    /// cache: the split pass's first sweep over the groups, in its own order (the two
+    /// passes share no state but the rows' blocks).
+    #[allow(clippy::too_many_arguments)]
     fn sweep_with<R: Relax>(
         &mut self,
         store: &mut ContactStore,
@@ -584,6 +591,7 @@ impl WideContacts {
         omega: f32,
         w: R,
         back: bool,
+        mut split: Option<&mut [Velocity]>,
     ) {
         if !back {
             pgs::sweep_joints(joints, dv, false);
@@ -598,7 +606,16 @@ impl WideContacts {
             // A level's groups share no movable body: their order within it does not
             // matter, only the points' order within each group.
             for g in groups {
-                solve_group(g, &mut self.points[g.range()], dv, w, back);
+                let r = g.range();
+                solve_group(g, &mut self.points[r.clone()], dv, w, back);
+                if let Some(pseudo) = split.as_deref_mut() {
+                    split_group(
+                        g,
+                        &self.points[r.clone()],
+                        &mut self.split_lambda[r],
+                        pseudo,
+                    );
+                }
             }
         }
         if !back {
@@ -628,6 +645,7 @@ impl WideContacts {
         iterations: u32,
         omega: f32,
         symmetric: bool,
+        mut split: Option<&mut [Velocity]>,
     ) {
         if self.parallel(joints.len()) && !symmetric {
             self.schedule
@@ -636,8 +654,18 @@ impl WideContacts {
             return;
         }
         for k in 0..iterations {
-            self.sweep(store, joints, dv, omega, symmetric && k % 2 == 1);
+            let last = k + 1 == iterations;
+            let split = split.as_deref_mut().filter(|_| last);
+            self.sweep(store, joints, dv, omega, symmetric && k % 2 == 1, split);
         }
+    }
+
+    /// Whether [`solve`](Self::solve) can take the split pass's first sweep over the
+    /// groups into its last velocity sweep (`split_solve(.., fused: true)` then does
+    /// the rest): a serial, forward sweep without joint rows, whose split rows run
+    /// before the contacts'.
+    pub fn fuses_split(&self, joints: usize, symmetric: bool, iterations: u32) -> bool {
+        !self.parallel(joints) && joints == 0 && !symmetric && iterations > 0
     }
 
     /// Between two solve substeps of `h` (see [`refresh_group`]): `moved` holds each
@@ -783,7 +811,17 @@ impl WideContacts {
         joints: &mut crate::joint::rows::JointRows,
         pseudo: &mut [Velocity],
         iterations: u32,
+        fused: bool,
     ) {
+        if fused {
+            // The groups' part of the first sweep ran inside the last velocity sweep.
+            self.split_overflow(store, pseudo);
+            pseudo[0] = Velocity::ZERO;
+            for _ in 1..iterations {
+                self.split_sweep(store, pseudo);
+            }
+            return;
+        }
         if self.parallel(joints.rows.len()) {
             self.schedule.split_sweeps(
                 &self.groups,
@@ -812,6 +850,12 @@ impl WideContacts {
                 pseudo,
             );
         }
+        self.split_overflow(store, pseudo);
+        pseudo[0] = Velocity::ZERO;
+    }
+
+    /// The overflow manifolds' part of a split sweep (after the groups').
+    fn split_overflow(&self, store: &mut ContactStore, pseudo: &mut [Velocity]) {
         for &m in &self.coloring.overflow {
             let (s, n) = store.manifold_points[m as usize];
             let r = s as usize..(s + n) as usize;
@@ -822,7 +866,6 @@ impl WideContacts {
                 pseudo,
             );
         }
-        pseudo[0] = Velocity::ZERO;
     }
 }
 
@@ -937,7 +980,7 @@ mod tests {
             &BuildParams::for_tests(dt),
         );
         assert_eq!(wide.colors(), (3, 0));
-        wide.solve(&mut store, &mut [], &mut bodies.dv, 30, 1.0, true);
+        wide.solve(&mut store, &mut [], &mut bodies.dv, 30, 1.0, true, None);
         wide.unpack(&mut store);
         // Scalar reference, same order: colours {0, 1}, {2}, {3}.
         for k in 0..30 {
@@ -973,7 +1016,15 @@ mod tests {
             16,
             &BuildParams::for_tests(dt),
         );
-        wide.solve(&mut sor_store, &mut [], &mut sor_bodies.dv, 10, 1.3, false);
+        wide.solve(
+            &mut sor_store,
+            &mut [],
+            &mut sor_bodies.dv,
+            10,
+            1.3,
+            false,
+            None,
+        );
         wide.unpack(&mut sor_store);
         for _ in 0..10 {
             for c in &mut ref_store2.points {

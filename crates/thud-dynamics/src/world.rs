@@ -850,6 +850,14 @@ impl World {
         let s = &self.settings;
         let (first_sweeps, later_sweeps, split_iterations) = self.sweeps;
         let iterations = if first { first_sweeps } else { later_sweeps };
+        // The split pass's first sweep over the packed groups rides along the last
+        // velocity sweep where it can (its rows are then still in cache); it reads
+        // nothing the exact mode or the restitution pass below change.
+        let split = s.penetration == PenetrationMode::SplitImpulse && split_iterations > 0;
+        let fused = split
+            && self
+                .wide
+                .fuses_split(self.joint_rows.rows.len(), s.symmetric_sweeps, iterations);
         self.wide.solve(
             &mut self.contacts,
             &mut self.joint_rows.rows,
@@ -857,6 +865,7 @@ impl World {
             iterations,
             s.omega,
             s.symmetric_sweeps,
+            fused.then_some(&mut self.solver.pseudo[..]),
         );
         let bouncing = !self.contacts.restitution.is_empty();
         let in_store = self.contacts.has_rows() && (last || self.store_rows || bouncing);
@@ -889,12 +898,13 @@ impl World {
         } else {
             self.wide.accumulate();
         }
-        if s.penetration == PenetrationMode::SplitImpulse {
+        if split {
             self.wide.split_solve(
                 &mut self.contacts,
                 &mut self.joint_rows,
                 &mut self.solver.pseudo,
                 split_iterations,
+                fused,
             );
         }
     }
