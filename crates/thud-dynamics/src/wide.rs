@@ -637,6 +637,7 @@ impl WideContacts {
     }
 
     /// `iterations` sweeps, alternating direction when `symmetric`.
+    #[allow(clippy::too_many_arguments)]
     pub fn solve(
         &mut self,
         store: &mut ContactStore,
