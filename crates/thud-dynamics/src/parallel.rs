@@ -553,7 +553,7 @@ mod tests {
                 20,
                 1.0,
                 false,
-                None,
+                crate::wide::LastSweep::default(),
             );
             wide.unpack(&mut store);
             wide.split_solve(&mut store, &mut joints, &mut bodies.pseudo, 4, false);

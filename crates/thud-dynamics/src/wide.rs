@@ -172,6 +172,22 @@ fn refresh_group<V: Velocities + ?Sized>(
     }
 }
 
+/// What the last velocity sweep of a solve also does, group by group, while each
+/// group's rows are still in the core's cache (`WideContacts::fuses`). Neither reads
+/// anything the velocity updates of later groups, the exact mode or the restitution
+/// pass change, and both visit the groups in the order of their own passes, so the
+/// bits are those of the separate passes.
+#[derive(Debug, Default)]
+pub(crate) struct LastSweep<'a> {
+    /// The split pass's first sweep over the groups, on these pseudo-velocities
+    /// (`split_solve(.., fused: true)` then runs the rest; not with joint rows, whose
+    /// split rows run first).
+    pub split: Option<&'a mut [Velocity]>,
+    /// Add the lanes' λ to the step's impulses (`accumulate`, for a solve substep
+    /// whose λ stay in the lanes).
+    pub sum: bool,
+}
+
 /// Four manifolds of one colour.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Group {
@@ -567,21 +583,20 @@ impl WideContacts {
         dv: &mut [Velocity],
         omega: f32,
         back: bool,
-        split: Option<&mut [Velocity]>,
+        last: Option<&mut LastSweep<'_>>,
     ) {
         if omega == 1.0 {
-            self.sweep_with(store, joints, dv, omega, GaussSeidel, back, split);
+            self.sweep_with(store, joints, dv, omega, GaussSeidel, back, last);
         } else {
             let w = Sor(Vec4::splat(omega));
-            self.sweep_with(store, joints, dv, omega, w, back, split);
+            self.sweep_with(store, joints, dv, omega, w, back, last);
         }
     }
 
     /// [`sweep`](Self::sweep) with the packed rows' relaxation `w` (ω in `omega`). With
-    /// `split` (the pseudo-velocities; a forward sweep) each group's split-impulse
-    /// update follows its velocity update, while its rows are still in the core's
-    /// cache: the split pass's first sweep over the groups, in its own order (the two
-    /// passes share no state but the rows' blocks).
+    /// `last` (a forward sweep) each group's velocity update is followed, while its rows
+    /// are still in the core's cache, by what the passes after the sweeps would do to
+    /// it (see [`LastSweep`]).
     #[allow(clippy::too_many_arguments)]
     fn sweep_with<R: Relax>(
         &mut self,
@@ -591,7 +606,7 @@ impl WideContacts {
         omega: f32,
         w: R,
         back: bool,
-        mut split: Option<&mut [Velocity]>,
+        mut last: Option<&mut LastSweep<'_>>,
     ) {
         if !back {
             pgs::sweep_joints(joints, dv, false);
@@ -608,13 +623,18 @@ impl WideContacts {
             for g in groups {
                 let r = g.range();
                 solve_group(g, &mut self.points[r.clone()], dv, w, back);
-                if let Some(pseudo) = split.as_deref_mut() {
-                    split_group(
-                        g,
-                        &self.points[r.clone()],
-                        &mut self.split_lambda[r],
-                        pseudo,
-                    );
+                if let Some(last) = last.as_deref_mut() {
+                    let pts = &self.points[r.clone()];
+                    if let Some(pseudo) = last.split.as_deref_mut() {
+                        split_group(g, pts, &mut self.split_lambda[r.clone()], pseudo);
+                    }
+                    if last.sum {
+                        for (sum, p) in self.impulse[r].iter_mut().zip(pts) {
+                            for (s, row) in sum.iter_mut().zip(&p.rows) {
+                                *s += row.lambda;
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -646,7 +666,7 @@ impl WideContacts {
         iterations: u32,
         omega: f32,
         symmetric: bool,
-        mut split: Option<&mut [Velocity]>,
+        mut last: LastSweep<'_>,
     ) {
         if self.parallel(joints.len()) && !symmetric {
             self.schedule
@@ -655,18 +675,15 @@ impl WideContacts {
             return;
         }
         for k in 0..iterations {
-            let last = k + 1 == iterations;
-            let split = split.as_deref_mut().filter(|_| last);
-            self.sweep(store, joints, dv, omega, symmetric && k % 2 == 1, split);
+            let tail = Some(&mut last).filter(|_| k + 1 == iterations);
+            self.sweep(store, joints, dv, omega, symmetric && k % 2 == 1, tail);
         }
     }
 
-    /// Whether [`solve`](Self::solve) can take the split pass's first sweep over the
-    /// groups into its last velocity sweep (`split_solve(.., fused: true)` then does
-    /// the rest): a serial, forward sweep without joint rows, whose split rows run
-    /// before the contacts'.
-    pub fn fuses_split(&self, joints: usize, symmetric: bool, iterations: u32) -> bool {
-        !self.parallel(joints) && joints == 0 && !symmetric && iterations > 0
+    /// Whether [`solve`](Self::solve) can take work of the passes after the sweeps into
+    /// its last velocity sweep ([`LastSweep`]): a serial, forward sweep.
+    pub fn fuses(&self, joints: usize, symmetric: bool, iterations: u32) -> bool {
+        !self.parallel(joints) && !symmetric && iterations > 0
     }
 
     /// Between two solve substeps of `h` (see [`refresh_group`]): `moved` holds each
@@ -981,7 +998,15 @@ mod tests {
             &BuildParams::for_tests(dt),
         );
         assert_eq!(wide.colors(), (3, 0));
-        wide.solve(&mut store, &mut [], &mut bodies.dv, 30, 1.0, true, None);
+        wide.solve(
+            &mut store,
+            &mut [],
+            &mut bodies.dv,
+            30,
+            1.0,
+            true,
+            LastSweep::default(),
+        );
         wide.unpack(&mut store);
         // Scalar reference, same order: colours {0, 1}, {2}, {3}.
         for k in 0..30 {
@@ -1024,7 +1049,7 @@ mod tests {
             10,
             1.3,
             false,
-            None,
+            LastSweep::default(),
         );
         wide.unpack(&mut sor_store);
         for _ in 0..10 {

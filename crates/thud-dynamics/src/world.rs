@@ -851,13 +851,15 @@ impl World {
         let (first_sweeps, later_sweeps, split_iterations) = self.sweeps;
         let iterations = if first { first_sweeps } else { later_sweeps };
         // The split pass's first sweep over the packed groups rides along the last
-        // velocity sweep where it can (its rows are then still in cache); it reads
-        // nothing the exact mode or the restitution pass below change.
+        // velocity sweep where it can (its rows are then still in cache), and so do the
+        // impulse sums of a substep whose λ stay in the lanes (`wide::LastSweep`).
+        let bouncing = !self.contacts.restitution.is_empty();
+        let in_store = self.contacts.has_rows() && (last || self.store_rows || bouncing);
+        let joints = self.joint_rows.rows.len();
+        let fuses = self.wide.fuses(joints, s.symmetric_sweeps, iterations);
         let split = s.penetration == PenetrationMode::SplitImpulse && split_iterations > 0;
-        let fused = split
-            && self
-                .wide
-                .fuses_split(self.joint_rows.rows.len(), s.symmetric_sweeps, iterations);
+        let fused = split && fuses && joints == 0;
+        let summed = fuses && !in_store;
         self.wide.solve(
             &mut self.contacts,
             &mut self.joint_rows.rows,
@@ -865,10 +867,11 @@ impl World {
             iterations,
             s.omega,
             s.symmetric_sweeps,
-            fused.then_some(&mut self.solver.pseudo[..]),
+            crate::wide::LastSweep {
+                split: fused.then_some(&mut self.solver.pseudo[..]),
+                sum: summed,
+            },
         );
-        let bouncing = !self.contacts.restitution.is_empty();
-        let in_store = self.contacts.has_rows() && (last || self.store_rows || bouncing);
         if in_store {
             self.wide.unpack(&mut self.contacts);
         }
@@ -895,7 +898,7 @@ impl World {
             // Lane sums first, so the store adds λ in substep order.
             self.wide.drain_impulse(&mut self.contacts);
             self.contacts.accumulate();
-        } else {
+        } else if !summed {
             self.wide.accumulate();
         }
         if split {
