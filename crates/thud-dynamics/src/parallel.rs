@@ -543,6 +543,7 @@ mod tests {
                 SweepOrder::Sequential,
                 super::MIN_SWEEPS,
                 &params,
+                None,
             );
             let parallel = wide.schedules();
             let mut joints = JointRows::default();

@@ -101,7 +101,7 @@ impl SolverBodies {
 
     /// Number of entries including the dummy.
     pub fn len(&self) -> usize {
-        self.dv.len()
+        self.body.len()
     }
 
     /// Reset the accumulated velocity changes before a warm start: `dV` to how far each

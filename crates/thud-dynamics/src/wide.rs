@@ -425,6 +425,20 @@ pub(crate) fn solve_group<V: Velocities + ?Sized, R: Relax>(
     scatter(dv, g.b, g.movable >> 4, &vb);
 }
 
+/// `dV += T·λ` for one group's (warm) impulses.
+#[inline(always)]
+fn warm_group(g: &Group, pts: &[WidePoint], dv: &mut [Velocity]) {
+    let mut va = gather(dv, g.a);
+    let mut vb = gather(dv, g.b);
+    for p in pts {
+        for r in &p.rows {
+            apply_impulse(r, r.lambda, g.inv_mass_a, g.inv_mass_b, &mut va, &mut vb);
+        }
+    }
+    scatter(dv, g.a, g.movable, &va);
+    scatter(dv, g.b, g.movable >> 4, &vb);
+}
+
 /// One group of the split-impulse position pass (normal rows, `b̃` = split `b̃`); `pts`
 /// and `lambda` are the group's own.
 #[inline(always)]
@@ -471,7 +485,8 @@ impl WideContacts {
         order: SweepOrder,
         sweeps: u32,
         params: &BuildParams,
-    ) {
+        warm: Option<&mut [Velocity]>,
+    ) -> bool {
         self.pool = store.pool;
         self.fixed.clear();
         self.fixed.extend(
@@ -535,15 +550,32 @@ impl WideContacts {
         let n = self.lanes.len();
         self.points.truncate(n);
         self.points.resize(n, WidePoint::default());
-        wide_build::each_group(
-            store.pool,
-            &self.groups,
-            &mut self.points,
-            &self.lanes,
-            &|g, pts, lanes| {
-                wide_build::build_group(g, pts, lanes, &store.inputs, bodies, params);
-            },
-        );
+        // With `warm` (the solve's `dV`, at zero) and the rows built on this thread, each
+        // group's warm impulses go in right after its rows are built, while they are in
+        // cache: `warm_start`'s sums, group by group in the same order.
+        let warmed = match warm {
+            Some(dv) if !store.pool => {
+                for g in &self.groups {
+                    let (r, inputs) = (g.range(), &store.inputs);
+                    let pts = &mut self.points[r.clone()];
+                    wide_build::build_group(g, pts, &self.lanes[r], inputs, bodies, params);
+                    warm_group(g, pts, dv);
+                }
+                true
+            }
+            _ => {
+                wide_build::each_group(
+                    store.pool,
+                    &self.groups,
+                    &mut self.points,
+                    &self.lanes,
+                    &|g, pts, lanes| {
+                        wide_build::build_group(g, pts, lanes, &store.inputs, bodies, params);
+                    },
+                );
+                false
+            }
+        };
         self.split_lambda.clear();
         self.split_lambda.resize(self.points.len(), Vec4::ZERO);
         self.impulse.clear();
@@ -557,6 +589,7 @@ impl WideContacts {
             self.schedule
                 .build(&self.groups, bodies.len(), rayon::current_num_threads());
         }
+        warmed
     }
 
     /// Whether this step's sweeps have a multi-threaded schedule.
@@ -731,15 +764,7 @@ impl WideContacts {
     /// are the store's).
     pub fn warm_start(&self, dv: &mut [Velocity]) {
         for g in &self.groups {
-            let mut va = gather(dv, g.a);
-            let mut vb = gather(dv, g.b);
-            for p in &self.points[g.range()] {
-                for r in &p.rows {
-                    apply_impulse(r, r.lambda, g.inv_mass_a, g.inv_mass_b, &mut va, &mut vb);
-                }
-            }
-            scatter(dv, g.a, g.movable, &va);
-            scatter(dv, g.b, g.movable >> 4, &vb);
+            warm_group(g, &self.points[g.range()], dv);
         }
     }
 
@@ -945,7 +970,7 @@ mod tests {
         let s = BuildParams::for_tests(dt);
         let (mut bodies, mut store) = scene(dt);
         let mut wide = WideContacts::default();
-        wide.pack(&store, &bodies, SweepOrder::Sequential, 16, &s);
+        wide.pack(&store, &bodies, SweepOrder::Sequential, 16, &s, None);
         // The next substep's Vnc: tumbling and drifting, body by body.
         let mut rebuilt = bodies.clone();
         for i in 1..bodies.len() {
@@ -996,6 +1021,7 @@ mod tests {
             SweepOrder::Sequential,
             16,
             &BuildParams::for_tests(dt),
+            None,
         );
         assert_eq!(wide.colors(), (3, 0));
         wide.solve(
@@ -1041,6 +1067,7 @@ mod tests {
             SweepOrder::Sequential,
             16,
             &BuildParams::for_tests(dt),
+            None,
         );
         wide.solve(
             &mut sor_store,

@@ -284,7 +284,7 @@ mod tests {
                 }
             }
             let mut wide = WideContacts::default();
-            wide.pack(&store, &bodies, SweepOrder::Sequential, 16, &params);
+            wide.pack(&store, &bodies, SweepOrder::Sequential, 16, &params, None);
             let mut lanes = store.clone();
             wide.rows_into(&mut lanes);
             for (i, (c, w)) in store.points.iter().zip(&lanes.points).enumerate() {

@@ -60,6 +60,8 @@ pub struct World {
     exact_budget: usize,
     /// The last step held an island the exact mode takes: this one solves once.
     exact_last_step: bool,
+    /// This step's build already put the lanes' warm impulses into `dV`.
+    warm_in_build: bool,
     /// This step's velocity sweeps in its first solve substep and in each later one,
     /// and its split sweeps per solve substep.
     sweeps: (u32, u32, u32),
@@ -108,6 +110,7 @@ impl World {
             store_lambda_changed: false,
             exact_budget: 0,
             exact_last_step: false,
+            warm_in_build: false,
             sweeps: (0, 0, 0),
             islands: Islands::default(),
             joints: JointSet::default(),
@@ -734,13 +737,19 @@ impl World {
         let exact = crate::exact::Rule::of(s).is_some_and(|r| {
             crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
         });
-        self.wide.pack(
+        // The lanes' warm start rides along the build when no joint rows come first
+        // (their impulses go into `dV` before the contacts').
+        let warm = self.joint_rows.rows.is_empty();
+        let mut dv = std::mem::take(&mut self.solver.dv);
+        self.warm_in_build = self.wide.pack(
             &self.contacts,
             &self.solver,
             s.sweep_order,
             self.sweeps.0.max(self.sweeps.1),
             &params,
+            warm.then_some(&mut dv[..]),
         );
+        self.solver.dv = dv;
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
         if exact || self.stats.overflow > 0 || self.contacts.bouncy {
             self.contacts.build_rows(&self.solver, &params);
@@ -830,10 +839,14 @@ impl World {
         if !first && self.joint_rows.rows.is_empty() {
             return;
         }
-        self.solver.start_dv();
+        if !(first && self.warm_in_build) {
+            // (Else `dV` holds the lanes' warm impulses from the build, and there are no
+            // joint rows.)
+            self.solver.start_dv();
+            pgs::warm_start_joints(&self.joint_rows.rows, &mut self.solver.dv);
+            self.wide.warm_start(&mut self.solver.dv);
+        }
         let dv = &mut self.solver.dv;
-        pgs::warm_start_joints(&self.joint_rows.rows, dv);
-        self.wide.warm_start(dv);
         if self.contacts.has_rows() {
             for r in self.wide.overflow_points(&self.contacts) {
                 pgs::warm_start(&self.contacts.points[r], dv);
