@@ -19,7 +19,7 @@
 //! `pyramid_40`), and solving them in order is exactly the sequential sweep.
 //! A manifold may also sit in any later level up to the one of its next manifold on
 //! either body, and the levels use that slack to fill whole four-lane groups
-//! (`Coloring::pack_levels`): same sweep, fewer empty lanes.
+//! (`Coloring::list_schedule`): same sweep, fewer empty lanes.
 //! [`SweepOrder::Colored`] (first fit, at most [`MAX_COLORS`]) is the throughput choice
 //! for piles and many small stacks.
 //!
@@ -30,8 +30,6 @@
 //!
 //! Each colour keeps a bitset of its bodies (`n/8` bytes): `MAX_COLORS · n/8` bytes in
 //! all, reused from step to step.
-
-use smallvec::SmallVec;
 
 use crate::settings::SweepOrder;
 
@@ -61,6 +59,10 @@ pub(crate) struct Coloring {
     last: Vec<u32>,
     level: Vec<u32>,
     links: Vec<Links>,
+    alap: Vec<u32>,
+    pending: Vec<u8>,
+    ready: Vec<Vec<u32>>,
+    placed: Vec<u32>,
     /// Manifold indices of each colour, in store order.
     pub colors: Vec<Vec<u32>>,
     /// Manifolds solved one by one after the colours.
@@ -107,8 +109,9 @@ impl Coloring {
 
     /// Level scheduling: manifold `m` goes one level after the last earlier manifold on
     /// either of its movable bodies, so every body meets its manifolds in store order and
-    /// level-by-level solving is the sequential sweep, exactly. Then the levels are
-    /// packed for the four-lane groups ([`Coloring::pack_levels`]).
+    /// level-by-level solving is the sequential sweep, exactly. That gives the number of
+    /// levels (the longest chain); the manifolds are then placed in them for the
+    /// four-lane groups ([`Coloring::list_schedule`]).
     fn levels(&mut self, pairs: &[(u32, u32, u32)], n: usize, fixed: &[bool]) {
         self.last.clear();
         self.last.resize(fixed.len(), NONE);
@@ -154,72 +157,90 @@ impl Coloring {
         if self.colors.len() < levels {
             self.colors.resize_with(levels, Vec::new);
         }
-        for &(m, _, _) in pairs {
-            self.colors[self.level[m as usize] as usize].push(m);
+        self.list_schedule(pairs, levels);
+    }
+
+    /// List scheduling into `levels` levels (the longest chain): each manifold's latest
+    /// level is one before its earliest successor's latest (`alap`); level by level, the
+    /// manifolds whose predecessors are all placed are ready, those at their latest
+    /// level must go, and the ready ones with the nearest deadlines fill the level up
+    /// to whole groups of four. A manifold still goes after its previous and before
+    /// its next manifold on each body, so the sweep is the sequential sweep to the bit;
+    /// only fewer lanes run empty. The slack is small in a one-box-deep pyramid, whose
+    /// side contacts chain each row from end to end (`pyramid_40`: 684 groups as soon
+    /// as possible, 663 scheduled), larger in a square one (`pyramid3d_10`: 676 →
+    /// 627).
+    fn list_schedule(&mut self, pairs: &[(u32, u32, u32)], levels: usize) {
+        if levels == 0 {
+            return;
         }
-        self.pack_levels(levels);
-    }
-
-    /// Whether manifold `m` may sit in level `l`: after the level of its previous
-    /// manifold on each movable body and before that of its next one (so every body
-    /// still meets its manifolds in store order, and no level holds a body twice).
-    fn fits(&self, m: u32, l: u32) -> bool {
-        let k = &self.links[m as usize];
-        (0..2).all(|i| {
-            (k.prev[i] == NONE || self.level[k.prev[i] as usize] < l)
-                && (k.next[i] == NONE || self.level[k.next[i] as usize] > l)
-        })
-    }
-
-    /// Fill the four-lane groups: a level whose size is not a multiple of four either
-    /// takes the missing manifolds from the next level or hands its last few on to it,
-    /// whichever the bodies' order allows ([`Coloring::fits`]). A manifold may sit in any
-    /// level between its previous and its next manifold on each body, so the sweep stays
-    /// the sequential sweep to the bit; only fewer lanes run empty. The slack is small
-    /// in a one-box-deep pyramid, whose side contacts chain each row from end to end
-    /// (`pyramid_40`: 684 → 680 groups), larger in a square one (`pyramid3d_10`:
-    /// 676 → 641 groups).
-    fn pack_levels(&mut self, levels: usize) {
-        let mut take: SmallVec<[u32; 4]> = SmallVec::new();
-        for l in 0..levels.saturating_sub(1) {
-            let r = self.colors[l].len() % 4;
-            if r == 0 {
-                continue;
-            }
-            let here = l as u32;
-            // Take the missing ones from the next level,
-            take.clear();
-            take.extend(
-                self.colors[l + 1]
-                    .iter()
-                    .copied()
-                    .filter(|&m| self.fits(m, here))
-                    .take(4 - r),
-            );
-            let (from, to, at) = if take.len() == 4 - r {
-                (l + 1, l, here)
-            } else {
-                // or hand the last `r` on to it.
-                take.clear();
-                take.extend(
-                    self.colors[l]
-                        .iter()
-                        .rev()
-                        .copied()
-                        .filter(|&m| self.fits(m, here + 1))
-                        .take(r),
-                );
-                if take.len() < r {
-                    continue;
+        let n = self.level.len();
+        self.alap.clear();
+        self.alap.resize(n, 0);
+        let last = levels as u32 - 1;
+        for &(m, _, _) in pairs.iter().rev() {
+            let k = self.links[m as usize];
+            let mut a = last;
+            for nx in k.next {
+                if nx != NONE {
+                    a = a.min(self.alap[nx as usize] - 1);
                 }
-                (l, l + 1, here + 1)
-            };
-            self.colors[from].retain(|m| !take.contains(m));
-            for &m in &take {
-                self.level[m as usize] = at;
             }
-            self.colors[to].extend_from_slice(&take);
+            self.alap[m as usize] = a;
         }
+        self.pending.clear();
+        self.pending.resize(n, 0);
+        if self.ready.len() < levels {
+            self.ready.resize_with(levels, Vec::new);
+        }
+        for r in &mut self.ready {
+            r.clear();
+        }
+        for &(m, _, _) in pairs {
+            let k = &self.links[m as usize];
+            let p = k.prev.iter().filter(|&&p| p != NONE).count() as u8;
+            self.pending[m as usize] = p;
+            if p == 0 {
+                self.ready[self.alap[m as usize] as usize].push(m);
+            }
+        }
+        let mut placed = std::mem::take(&mut self.placed);
+        for l in 0..levels {
+            placed.clear();
+            placed.append(&mut self.ready[l]);
+            let k = placed.len();
+            let mut want = if k == 0 { 4 } else { (4 - k % 4) % 4 };
+            let mut j = l + 1;
+            while want > 0 && j < levels {
+                while want > 0 {
+                    match self.ready[j].pop() {
+                        Some(m) => {
+                            placed.push(m);
+                            want -= 1;
+                        }
+                        None => break,
+                    }
+                }
+                j += 1;
+            }
+            for &m in &placed {
+                self.level[m as usize] = l as u32;
+                self.colors[l].push(m);
+            }
+            for &m in &placed {
+                let k = self.links[m as usize];
+                for nx in k.next {
+                    if nx != NONE {
+                        let p = &mut self.pending[nx as usize];
+                        *p -= 1;
+                        if *p == 0 {
+                            self.ready[self.alap[nx as usize] as usize].push(nx);
+                        }
+                    }
+                }
+            }
+        }
+        self.placed = placed;
     }
 
     /// Greedy colouring: the first colour where neither movable body is used yet.
@@ -362,8 +383,8 @@ mod tests {
     #[test]
     fn levels_are_packed_into_whole_groups_where_the_order_allows() {
         // Five independent manifolds, then three that follow the first three: levels of
-        // 5 and 3 (three groups of four lanes) become 4 and 4 by handing the fifth, which
-        // nothing follows, on to the second level.
+        // 5 and 3 (three groups of four lanes) become 4 and 4, one of the two that
+        // nothing follows waiting for the second level.
         let fixed = vec![false; 14];
         let pairs = [
             (1, 2),
@@ -382,8 +403,13 @@ mod tests {
             SweepOrder::Sequential,
         );
         assert_eq!(c.used(), 2);
-        assert_eq!(c.colors[0], [0, 1, 2, 3]);
-        assert_eq!(c.colors[1], [5, 6, 7, 4]);
+        let sorted = |l: &[u32]| {
+            let mut v = l.to_vec();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(sorted(&c.colors[0]), [0, 1, 2, 4]);
+        assert_eq!(sorted(&c.colors[1]), [3, 5, 6, 7]);
         // A manifold that must stay put keeps its level: (1, 2) is followed by (1, 11).
         let pairs = [(1, 2), (3, 4), (1, 5), (3, 6), (1, 7)];
         c.build(
