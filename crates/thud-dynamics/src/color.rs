@@ -54,6 +54,14 @@ pub(crate) struct Coloring {
     bits: Vec<Vec<u64>>,
     /// Scratch: the manifolds to colour, `(manifold, a, b)`.
     input: Vec<(u32, u32, u32)>,
+    /// What the colouring was built from (each manifold's bodies and whether it goes to
+    /// the overflow set, the fixed bodies, the order), and the scratch for this call's.
+    last_key: Vec<(u32, u32, bool)>,
+    key: Vec<(u32, u32, bool)>,
+    last_fixed: Vec<bool>,
+    order: Option<SweepOrder>,
+    /// The last `build` kept the colouring before it (same inputs).
+    pub reused: bool,
     /// Scratch of the level scheduling: last manifold per body, level and links per
     /// manifold.
     last: Vec<u32>,
@@ -83,13 +91,28 @@ impl Coloring {
         fixed: &[bool],
         order: SweepOrder,
     ) {
+        // A resting scene keeps its contacts from step to step: the same manifolds on
+        // the same bodies give the same colouring, so the last one stands.
+        let mut key = std::mem::take(&mut self.key);
+        key.clear();
+        key.extend(pairs);
+        self.reused = self.order == Some(order) && key == self.last_key && fixed == self.last_fixed;
+        if self.reused {
+            self.key = key;
+            return;
+        }
+        std::mem::swap(&mut self.last_key, &mut key);
+        self.key = key;
+        self.last_fixed.clear();
+        self.last_fixed.extend_from_slice(fixed);
+        self.order = Some(order);
         for list in &mut self.colors {
             list.clear();
         }
         self.overflow.clear();
         let mut input = std::mem::take(&mut self.input);
         input.clear();
-        for (m, (a, b, scalar)) in pairs.enumerate() {
+        for (m, &(a, b, scalar)) in self.last_key.iter().enumerate() {
             if scalar {
                 self.overflow.push(m as u32);
             } else {
@@ -205,11 +228,16 @@ impl Coloring {
             }
         }
         let mut placed = std::mem::take(&mut self.placed);
+        // Ready manifolds waiting in the buckets (the scan for fillers stops when none is
+        // left, instead of walking every later level).
+        let mut waiting = self.ready.iter().map(Vec::len).sum::<usize>();
         for l in 0..levels {
             placed.clear();
             placed.append(&mut self.ready[l]);
             let k = placed.len();
-            let mut want = if k == 0 { 4 } else { (4 - k % 4) % 4 };
+            waiting -= k;
+            let mut want = if k == 0 { 4 } else { (4 - k % 4) % 4 }.min(waiting);
+            waiting -= want;
             let mut j = l + 1;
             while want > 0 && j < levels {
                 while want > 0 {
@@ -235,6 +263,7 @@ impl Coloring {
                         *p -= 1;
                         if *p == 0 {
                             self.ready[self.alap[nx as usize] as usize].push(nx);
+                            waiting += 1;
                         }
                     }
                 }
@@ -440,6 +469,41 @@ mod tests {
             let coloured: Vec<u32> = c.colors.iter().flatten().copied().collect();
             assert_eq!(coloured, [1, 3], "{order:?}");
         }
+    }
+
+    #[test]
+    fn the_same_contacts_keep_their_colouring_and_any_change_colours_anew() {
+        let mut fixed = vec![false; 8];
+        fixed[0] = true;
+        let pairs = vec![(0, 1, false), (1, 2, false), (2, 3, false), (0, 4, false)];
+        let mut c = Coloring::default();
+        c.build(pairs.iter().copied(), &fixed, SweepOrder::Sequential);
+        assert!(!c.reused);
+        let levels = c.colors.clone();
+        c.build(pairs.iter().copied(), &fixed, SweepOrder::Sequential);
+        assert!(c.reused);
+        assert_eq!(c.colors, levels);
+        // A new contact, a body that stopped moving, a manifold the exact mode takes, the
+        // other order: each colours anew.
+        let mut more = pairs.clone();
+        more.push((4, 5, false));
+        c.build(more.iter().copied(), &fixed, SweepOrder::Sequential);
+        assert!(!c.reused);
+        assert_eq!(c.colors.iter().flatten().count(), 5);
+        let mut still = fixed.clone();
+        still[4] = true;
+        c.build(more.iter().copied(), &still, SweepOrder::Sequential);
+        assert!(!c.reused);
+        let mut taken = more.clone();
+        taken[0].2 = true;
+        c.build(taken.iter().copied(), &still, SweepOrder::Sequential);
+        assert!(!c.reused);
+        assert_eq!(c.overflow, [0]);
+        c.build(taken.iter().copied(), &still, SweepOrder::Colored);
+        assert!(!c.reused);
+        c.build(taken.iter().copied(), &still, SweepOrder::Colored);
+        assert!(c.reused);
+        assert_eq!(c.overflow, [0]);
     }
 
     #[test]

@@ -260,6 +260,8 @@ pub(crate) struct WideContacts {
     /// The dependency order of a multi-threaded sweep (`parallel.rs`); empty when the
     /// step runs its sweeps on one thread.
     schedule: Schedule,
+    /// Each manifold's (first point, point count) when the groups were formed.
+    last_points: Vec<(u32, u32)>,
     /// Whether per-point passes over the lanes may use the pool (the store's
     /// `ContactStore::pool` of the step, taken in `pack`).
     pool: bool,
@@ -504,46 +506,63 @@ impl WideContacts {
             &self.fixed,
             order,
         );
-        self.groups.clear();
-        self.color_groups.clear();
-        self.lanes.clear();
-        self.at.clear();
-        self.at.resize(pts.len(), u32::MAX);
-        for c in 0..self.coloring.used() {
-            let start = self.groups.len() as u32;
-            self.sorted.clear();
-            self.sorted.extend_from_slice(&self.coloring.colors[c]);
-            let mp = &store.manifold_points;
-            self.sorted
-                .sort_unstable_by_key(|&m| (std::cmp::Reverse(mp[m as usize].1), m));
-            for chunk in self.sorted.chunks(4) {
-                let mut g = Group {
-                    first: self.lanes.len() as u32,
-                    count: chunk.iter().map(|&m| mp[m as usize].1).max().unwrap_or(0),
-                    ..Group::default()
-                };
-                self.lanes
-                    .resize(self.lanes.len() + g.count as usize, [u32::MAX; 4]);
-                for (l, &m) in chunk.iter().enumerate() {
-                    let (s, n) = mp[m as usize];
-                    let first = &pts[s as usize];
-                    g.a[l] = first.a;
-                    g.b[l] = first.b;
-                    g.inv_mass_a[l] = bodies.inv_mass[first.a as usize];
-                    g.inv_mass_b[l] = bodies.inv_mass[first.b as usize];
-                    g.friction[l] = first.friction;
-                    let movable = |i: u32| !self.fixed[i as usize];
-                    g.movable |=
-                        u8::from(movable(first.a)) << l | u8::from(movable(first.b)) << (l + 4);
-                    for k in 0..n {
-                        let (i, w) = (s + k, g.first + k);
-                        self.lanes[w as usize][l] = i;
-                        self.at[i as usize] = 4 * w + l as u32;
+        if self.coloring.reused && store.manifold_points == self.last_points {
+            // The same colouring over the same manifolds and points: the same groups and
+            // lanes. Only what the bodies and materials may have changed is read again.
+            for g in &mut self.groups {
+                for (l, &i) in self.lanes[g.first as usize].iter().enumerate() {
+                    if i != u32::MAX {
+                        let first = &pts[i as usize];
+                        g.inv_mass_a[l] = bodies.inv_mass[first.a as usize];
+                        g.inv_mass_b[l] = bodies.inv_mass[first.b as usize];
+                        g.friction[l] = first.friction;
                     }
                 }
-                self.groups.push(g);
             }
-            self.color_groups.push((start, self.groups.len() as u32));
+        } else {
+            self.last_points.clear();
+            self.last_points.extend_from_slice(&store.manifold_points);
+            self.groups.clear();
+            self.color_groups.clear();
+            self.lanes.clear();
+            self.at.clear();
+            self.at.resize(pts.len(), u32::MAX);
+            for c in 0..self.coloring.used() {
+                let start = self.groups.len() as u32;
+                self.sorted.clear();
+                self.sorted.extend_from_slice(&self.coloring.colors[c]);
+                let mp = &store.manifold_points;
+                self.sorted
+                    .sort_unstable_by_key(|&m| (std::cmp::Reverse(mp[m as usize].1), m));
+                for chunk in self.sorted.chunks(4) {
+                    let mut g = Group {
+                        first: self.lanes.len() as u32,
+                        count: chunk.iter().map(|&m| mp[m as usize].1).max().unwrap_or(0),
+                        ..Group::default()
+                    };
+                    self.lanes
+                        .resize(self.lanes.len() + g.count as usize, [u32::MAX; 4]);
+                    for (l, &m) in chunk.iter().enumerate() {
+                        let (s, n) = mp[m as usize];
+                        let first = &pts[s as usize];
+                        g.a[l] = first.a;
+                        g.b[l] = first.b;
+                        g.inv_mass_a[l] = bodies.inv_mass[first.a as usize];
+                        g.inv_mass_b[l] = bodies.inv_mass[first.b as usize];
+                        g.friction[l] = first.friction;
+                        let movable = |i: u32| !self.fixed[i as usize];
+                        g.movable |=
+                            u8::from(movable(first.a)) << l | u8::from(movable(first.b)) << (l + 4);
+                        for k in 0..n {
+                            let (i, w) = (s + k, g.first + k);
+                            self.lanes[w as usize][l] = i;
+                            self.at[i as usize] = 4 * w + l as u32;
+                        }
+                    }
+                    self.groups.push(g);
+                }
+                self.color_groups.push((start, self.groups.len() as u32));
+            }
         }
         // Build the rows in their lanes, group by group. Every lane is written (empty
         // ones with zero rows), so the buffer is only grown, never reset.
