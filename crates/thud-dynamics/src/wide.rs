@@ -991,6 +991,63 @@ mod tests {
     }
 
     #[test]
+    fn passes_riding_along_the_build_and_the_last_sweep_give_the_separate_passes_bits() {
+        // The warm start inside the build, the split pass's first sweep and the impulse
+        // sums inside the last velocity sweep (`LastSweep`) against the same passes run
+        // on their own, from warm impulses and with penetrations to correct.
+        let dt = 1.0 / 60.0;
+        let s = BuildParams::for_tests(dt);
+        let (bodies, mut store) = scene(dt);
+        for (k, p) in store.inputs.iter_mut().enumerate() {
+            let k = k as f32;
+            p.warm = [0.05 + 0.01 * k, 0.002 * k - 0.01, 0.003 - 0.001 * k];
+        }
+        let bits = |v: &[Velocity]| -> Vec<u32> {
+            v.iter()
+                .flat_map(|v| [v.lin.to_array(), v.ang.to_array()])
+                .flatten()
+                .map(f32::to_bits)
+                .collect()
+        };
+        let run = |fused: bool| {
+            let mut store = store.clone();
+            let mut b = bodies.clone();
+            let mut wide = WideContacts::default();
+            let warm = fused.then_some(&mut b.dv[..]);
+            let warmed = wide.pack(&store, &bodies, SweepOrder::Sequential, 3, &s, warm);
+            assert_eq!(warmed, fused);
+            if !fused {
+                wide.warm_start(&mut b.dv);
+            }
+            let last = LastSweep {
+                split: fused.then_some(&mut b.pseudo[..]),
+                sum: fused,
+            };
+            wide.solve(&mut store, &mut [], &mut b.dv, 3, 1.0, false, last);
+            if !fused {
+                wide.accumulate();
+            }
+            let mut joints = crate::joint::rows::JointRows::default();
+            wide.split_solve(&mut store, &mut joints, &mut b.pseudo, 2, fused);
+            let lambda: Vec<u32> = wide
+                .points
+                .iter()
+                .flat_map(|p| p.rows.iter().flat_map(|r| r.lambda.to_array()))
+                .chain(wide.impulse.iter().flatten().flat_map(|v| v.to_array()))
+                .chain(wide.split_lambda.iter().flat_map(|v| v.to_array()))
+                .map(f32::to_bits)
+                .collect();
+            (bits(&b.dv), bits(&b.pseudo), lambda)
+        };
+        let (fused, separate) = (run(true), run(false));
+        assert!(
+            fused.1.iter().any(|&x| x != 0),
+            "the split pass moved nothing"
+        );
+        assert_eq!(fused, separate);
+    }
+
+    #[test]
     fn a_refreshed_substep_sees_the_rows_built_at_its_own_vnc() {
         // Between solve substeps the rows keep the first substep's `b̃ = J̃·Vnc₀` and the
         // bodies' `dV` takes `Vnc_k − Vnc₀`: every row's `b̃ + J̃·dV` must be what rows
