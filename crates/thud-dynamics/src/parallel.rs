@@ -45,7 +45,9 @@ use glam::Vec4;
 use smallvec::SmallVec;
 
 use crate::solver_body::Velocity;
-use crate::wide::{GaussSeidel, Group, Sor, Velocities, WidePoint, solve_group, split_group};
+use crate::wide::{
+    GaussSeidel, Group, Sor, Velocities, WidePoint, WideSide, solve_group, split_group,
+};
 
 /// Marks a dependency on the previous sweep.
 const WRAP: u32 = 1 << 31;
@@ -385,6 +387,7 @@ impl Schedule {
         &mut self,
         groups: &[Group],
         points: &[WidePoint],
+        side: &[WideSide],
         lambda: &mut [Vec4],
         pseudo: &mut [Velocity],
         sweeps: u32,
@@ -397,7 +400,13 @@ impl Schedule {
             let r = grp.range();
             // SAFETY: as in `velocity_sweeps`, group g's λ are this task's alone.
             let l = unsafe { lam.slice(r.clone()) };
-            split_group(grp, &points[r], l, &mut SharedVelocities(vel));
+            split_group(
+                grp,
+                &points[r.clone()],
+                &side[r],
+                l,
+                &mut SharedVelocities(vel),
+            );
         });
     }
 }

@@ -11,7 +11,8 @@
 //! | array | what | bytes |
 //! |---|---|---|
 //! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b`, μ, range of wide points | 80 |
-//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J̃_lin, J̃_ang,a, J̃_ang,b, T_ang,a, T_ang,b, b̃, λ, D` × 4 lanes, the split row's `b̃`, the lanes' separations (advanced between solve substeps) and the normal rows' `J̃ₙ·Vnc₀` | 912 per 4 points |
+//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J̃_lin, J̃_ang,a, J̃_ang,b, T_ang,a, T_ang,b, b̃, λ, D` × 4 lanes — all a velocity sweep reads | 864 per 4 points |
+//! | `side` | [`WideSide`]: beside each wide point, the split row's `b̃`, the lanes' separations (advanced between solve substeps) and the normal rows' `J̃ₙ·Vnc₀` | 48 per 4 points |
 //! | `lanes` | the contact store's point index behind each lane (`u32::MAX`: empty lane) | 16 per 4 points |
 //! | `at` | the lane of each store point, `4·wide point + lane` (for `unpack`) | 4 per point |
 //! | `split_lambda` | split-impulse λ per wide point | 16 per 4 points |
@@ -112,10 +113,19 @@ impl WideRow {
     }
 }
 
-/// Point `k` of four manifolds: normal, first and second tangent rows, split `b̃`.
+/// Point `k` of four manifolds: normal, first and second tangent rows — all a velocity
+/// sweep reads (864 bytes).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct WidePoint {
     pub rows: [WideRow; 3],
+}
+
+/// What the passes between the sweeps read of a wide point, kept beside the rows
+/// (`WideContacts::side`) so the sweeps stream fewer bytes: every sweep's time grew
+/// with the row bytes (96 more bytes a point made `pyramid_40`'s Solve 8 % slower).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct WideSide {
+    /// The split row's `b̃`.
     pub split_b: Vec4,
     /// Each lane's separation, advanced between solve substeps.
     pub sep: Vec4,
@@ -147,27 +157,28 @@ impl WidePoint {
 fn refresh_group<V: Velocities + ?Sized>(
     g: &Group,
     pts: &mut [WidePoint],
+    side: &mut [WideSide],
     moved: &V,
     h: f32,
     s: &BuildParams,
 ) {
     let (ma, mb) = (gather(moved, g.a), gather(moved, g.b));
     let inv_dt = Vec4::splat(s.inv_dt);
-    for p in pts {
+    for (p, side) in pts.iter_mut().zip(side) {
         let d = p.rows[0].d;
-        p.sep += Vec4::splat(h) * d * row_velocity(&p.rows[0], &ma, &mb);
+        side.sep += Vec4::splat(h) * d * row_velocity(&p.rows[0], &ma, &mb);
         let live = d.cmpgt(Vec4::ZERO);
         let inv_dn = Vec4::select(live, Vec4::ONE / d, Vec4::ZERO);
-        let correction = (Vec4::splat(s.erp) * (-p.sep - Vec4::splat(s.slop)) * inv_dt)
+        let correction = (Vec4::splat(s.erp) * (-side.sep - Vec4::splat(s.slop)) * inv_dt)
             .clamp(Vec4::ZERO, Vec4::splat(s.max_correction));
-        let open = p.sep.cmpgt(Vec4::ZERO);
-        let speculative = Vec4::select(open, p.sep * inv_dt * inv_dn, Vec4::ZERO);
+        let open = side.sep.cmpgt(Vec4::ZERO);
+        let speculative = Vec4::select(open, side.sep * inv_dt * inv_dn, Vec4::ZERO);
         let push = Vec4::select(open, Vec4::ZERO, correction * inv_dn);
         if s.split {
-            p.rows[0].b = p.b_vel + speculative;
-            p.split_b = -push;
+            p.rows[0].b = side.b_vel + speculative;
+            side.split_b = -push;
         } else {
-            p.rows[0].b = p.b_vel + (speculative - push);
+            p.rows[0].b = side.b_vel + (speculative - push);
         }
     }
 }
@@ -248,6 +259,8 @@ pub(crate) struct WideContacts {
     /// Group range of each colour.
     color_groups: Vec<(u32, u32)>,
     points: Vec<WidePoint>,
+    /// Beside each wide point: what the passes between the sweeps read.
+    side: Vec<WideSide>,
     lanes: Vec<[u32; 4]>,
     /// The lane of each store point, `4·wide point + lane` (`u32::MAX`: overflow).
     at: Vec<u32>,
@@ -447,16 +460,17 @@ fn warm_group(g: &Group, pts: &[WidePoint], dv: &mut [Velocity]) {
 pub(crate) fn split_group<V: Velocities + ?Sized>(
     g: &Group,
     pts: &[WidePoint],
+    side: &[WideSide],
     lambda: &mut [Vec4],
     pseudo: &mut V,
 ) {
     let mut va = gather(pseudo, g.a);
     let mut vb = gather(pseudo, g.b);
     let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
-    for (p, l) in pts.iter().zip(lambda) {
+    for ((p, side), l) in pts.iter().zip(side).zip(lambda) {
         // Rows with nothing to correct and no impulse yet sit the pass out (as in
         // `pgs::split_sweep`): their lanes keep λ = 0 and apply no impulse.
-        let idle = p.split_b.cmpeq(Vec4::ZERO) & l.cmpeq(Vec4::ZERO);
+        let idle = side.split_b.cmpeq(Vec4::ZERO) & l.cmpeq(Vec4::ZERO);
         if idle.all() {
             // Nothing to correct in any lane (most points of a resting stack within
             // the slop: 99.7 % of `pyramid3d_10`'s wide points, 17 % of `pyramid_40`'s).
@@ -464,7 +478,7 @@ pub(crate) fn split_group<V: Velocities + ?Sized>(
         }
         let r = &p.rows[0];
         let jdv = row_velocity(r, &va, &vb);
-        let new = GaussSeidel.unclamped(*l, p.split_b, jdv).max(Vec4::ZERO);
+        let new = GaussSeidel.unclamped(*l, side.split_b, jdv).max(Vec4::ZERO);
         let new = Vec4::select(idle, Vec4::ZERO, new);
         let delta = new - *l;
         *l = new;
@@ -569,6 +583,8 @@ impl WideContacts {
         let n = self.lanes.len();
         self.points.truncate(n);
         self.points.resize(n, WidePoint::default());
+        self.side.truncate(n);
+        self.side.resize(n, WideSide::default());
         // With `warm` (the solve's `dV`, at zero) and the rows built on this thread, each
         // group's warm impulses go in right after its rows are built, while they are in
         // cache: `warm_start`'s sums, group by group in the same order.
@@ -577,7 +593,8 @@ impl WideContacts {
                 for g in &self.groups {
                     let (r, inputs) = (g.range(), &store.inputs);
                     let pts = &mut self.points[r.clone()];
-                    wide_build::build_group(g, pts, &self.lanes[r], inputs, bodies, params);
+                    let side = &mut self.side[r.clone()];
+                    wide_build::build_group(g, pts, side, &self.lanes[r], inputs, bodies, params);
                     warm_group(g, pts, dv);
                 }
                 true
@@ -587,9 +604,11 @@ impl WideContacts {
                     store.pool,
                     &self.groups,
                     &mut self.points,
+                    &mut self.side,
                     &self.lanes,
-                    &|g, pts, lanes| {
-                        wide_build::build_group(g, pts, lanes, &store.inputs, bodies, params);
+                    &|g, pts, side, lanes| {
+                        let inputs = &store.inputs;
+                        wide_build::build_group(g, pts, side, lanes, inputs, bodies, params);
                     },
                 );
                 false
@@ -689,7 +708,9 @@ impl WideContacts {
                 if let Some(last) = last.as_deref_mut() {
                     let pts = &self.points[r.clone()];
                     if let Some(pseudo) = last.split.as_deref_mut() {
-                        split_group(g, pts, &mut self.split_lambda[r.clone()], pseudo);
+                        let (side, lambda) =
+                            (&self.side[r.clone()], &mut self.split_lambda[r.clone()]);
+                        split_group(g, pts, side, lambda, pseudo);
                     }
                     if last.sum {
                         for (sum, p) in self.impulse[r].iter_mut().zip(pts) {
@@ -763,9 +784,10 @@ impl WideContacts {
             self.pool,
             &self.groups,
             &mut self.points,
+            &mut self.side,
             &self.lanes,
-            &|g, pts, _| {
-                refresh_group(g, pts, moved, h, params);
+            &|g, pts, side, _| {
+                refresh_group(g, pts, side, moved, h, params);
             },
         );
         if let Some(store) = lambda_from {
@@ -825,7 +847,7 @@ impl WideContacts {
                     inv_mass_a: g.inv_mass_a[l],
                     inv_mass_b: g.inv_mass_b[l],
                     friction: input.friction,
-                    b_vel: self.points[w].b_vel[l],
+                    b_vel: self.side[w].b_vel[l],
                     rows: self.points[w].rows.each_ref().map(|r| r.lane(l)),
                 }
             }));
@@ -899,6 +921,7 @@ impl WideContacts {
             self.schedule.split_sweeps(
                 &self.groups,
                 &self.points,
+                &self.side,
                 &mut self.split_lambda,
                 pseudo,
                 iterations,
@@ -919,6 +942,7 @@ impl WideContacts {
             split_group(
                 g,
                 &self.points[r.clone()],
+                &self.side[r.clone()],
                 &mut self.split_lambda[r],
                 pseudo,
             );

@@ -30,7 +30,7 @@ use crate::contact::parallel_points;
 use crate::jacobian::{BuildParams, PointInput};
 use crate::lanes::{M3, V3, clamp};
 use crate::solver_body::SolverBodies;
-use crate::wide::{Group, WidePoint, WideRow, WideVel};
+use crate::wide::{Group, WidePoint, WideRow, WideSide, WideVel};
 
 /// What the rows of a group need of its bodies, lane by lane (gathered once).
 struct GroupBodies {
@@ -105,9 +105,11 @@ fn tangents(n: V3) -> (V3, V3) {
 }
 
 /// The rows of one group's wide points `pts` (its lanes' store points `lanes`).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn build_group(
     g: &Group,
     pts: &mut [WidePoint],
+    side: &mut [WideSide],
     lanes: &[[u32; 4]],
     inputs: &[PointInput],
     bodies: &SolverBodies,
@@ -121,7 +123,7 @@ pub(crate) fn build_group(
     );
     let max_correction = Vec4::splat(s.max_correction);
     let warm_start = Vec4::splat(s.warm_start);
-    for (wp, lanes) in pts.iter_mut().zip(lanes) {
+    for ((wp, ws), lanes) in pts.iter_mut().zip(side.iter_mut()).zip(lanes) {
         // The lanes' points; a lane without one computes on a unit normal and is zeroed.
         let mut n = V3::default();
         let mut p = V3::default();
@@ -173,9 +175,11 @@ pub(crate) fn build_group(
         for (out, r) in wp.rows.iter_mut().zip(rows) {
             *out = r.zero_where(!live);
         }
-        wp.split_b = Vec4::select(live, split_b, Vec4::ZERO);
-        wp.sep = Vec4::select(live, sep, Vec4::ZERO);
-        wp.b_vel = Vec4::select(live, b_vel, Vec4::ZERO);
+        *ws = WideSide {
+            split_b: Vec4::select(live, split_b, Vec4::ZERO),
+            sep: Vec4::select(live, sep, Vec4::ZERO),
+            b_vel: Vec4::select(live, b_vel, Vec4::ZERO),
+        };
     }
 }
 
@@ -186,8 +190,9 @@ pub(crate) fn each_group(
     pool: bool,
     groups: &[Group],
     points: &mut [WidePoint],
+    side: &mut [WideSide],
     lanes: &[[u32; 4]],
-    f: &(impl Fn(&Group, &mut [WidePoint], &[[u32; 4]]) + Sync),
+    f: &(impl Fn(&Group, &mut [WidePoint], &mut [WideSide], &[[u32; 4]]) + Sync),
 ) {
     // Below this many wide points a part runs serially.
     const PART: usize = 256;
@@ -197,17 +202,18 @@ pub(crate) fn each_group(
         let cut = groups[mid].range().start - first;
         let (g0, g1) = groups.split_at(mid);
         let (p0, p1) = points.split_at_mut(cut);
+        let (s0, s1) = side.split_at_mut(cut);
         let (l0, l1) = lanes.split_at(cut);
         join(
-            || each_group(pool, g0, p0, l0, f),
-            || each_group(pool, g1, p1, l1, f),
+            || each_group(pool, g0, p0, s0, l0, f),
+            || each_group(pool, g1, p1, s1, l1, f),
         );
         return;
     }
     for g in groups {
         let r = g.range();
         let r = r.start - first..r.end - first;
-        f(g, &mut points[r.clone()], &lanes[r]);
+        f(g, &mut points[r.clone()], &mut side[r.clone()], &lanes[r]);
     }
 }
 
