@@ -79,7 +79,6 @@ impl GroupBodies {
         let (va, vb) = (&self.vnc_a, &self.vnc_b);
         let jv = d.dot(vb.lin - va.lin) + ja.dot(va.ang) + jb.dot(vb.ang);
         WideRow {
-            j_lin: d * inv_d,
             j_ang_a: ja * inv_d,
             j_ang_b: jb * inv_d,
             t_ang_a: ta,
@@ -87,6 +86,7 @@ impl GroupBodies {
             b: jv * inv_d,
             lambda: Vec4::ZERO,
             d: diag,
+            inv_d,
         }
     }
 }
@@ -107,7 +107,7 @@ fn tangents(n: V3) -> (V3, V3) {
 /// The rows of one group's wide points `pts` (its lanes' store points `lanes`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn build_group(
-    g: &Group,
+    g: &mut Group,
     pts: &mut [WidePoint],
     side: &mut [WideSide],
     lanes: &[[u32; 4]],
@@ -123,7 +123,7 @@ pub(crate) fn build_group(
     );
     let max_correction = Vec4::splat(s.max_correction);
     let warm_start = Vec4::splat(s.warm_start);
-    for ((wp, ws), lanes) in pts.iter_mut().zip(side.iter_mut()).zip(lanes) {
+    for (wi, ((wp, ws), lanes)) in pts.iter_mut().zip(side.iter_mut()).zip(lanes).enumerate() {
         // The lanes' points; a lane without one computes on a unit normal and is zeroed.
         let mut n = V3::default();
         let mut p = V3::default();
@@ -145,6 +145,11 @@ pub(crate) fn build_group(
         }
         let live = glam::BVec4A::new(live[0], live[1], live[2], live[3]);
         let (t1, t2) = tangents(n);
+        if wi == 0 {
+            // The group's row directions: every lane holds its manifold's first point
+            // here (an empty lane `Y`), and a manifold's points share its normal.
+            g.dir = [n, t1, t2];
+        }
         let r_a = p - gb.com_a;
         let r_b = p - gb.com_b;
         let mut rows = [
@@ -188,11 +193,11 @@ pub(crate) fn build_group(
 /// group order, so the slices split without allocating).
 pub(crate) fn each_group(
     pool: bool,
-    groups: &[Group],
+    groups: &mut [Group],
     points: &mut [WidePoint],
     side: &mut [WideSide],
     lanes: &[[u32; 4]],
-    f: &(impl Fn(&Group, &mut [WidePoint], &mut [WideSide], &[[u32; 4]]) + Sync),
+    f: &(impl Fn(&mut Group, &mut [WidePoint], &mut [WideSide], &[[u32; 4]]) + Sync),
 ) {
     // Below this many wide points a part runs serially.
     const PART: usize = 256;
@@ -200,7 +205,7 @@ pub(crate) fn each_group(
     if groups.len() > 1 && points.len() > PART && parallel_points(4 * points.len(), pool) {
         let mid = groups.len() / 2;
         let cut = groups[mid].range().start - first;
-        let (g0, g1) = groups.split_at(mid);
+        let (g0, g1) = groups.split_at_mut(mid);
         let (p0, p1) = points.split_at_mut(cut);
         let (s0, s1) = side.split_at_mut(cut);
         let (l0, l1) = lanes.split_at(cut);
