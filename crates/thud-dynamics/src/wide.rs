@@ -10,8 +10,8 @@
 //!
 //! | array | what | bytes |
 //! |---|---|---|
-//! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b`, μ, range of wide points | 80 |
-//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J̃_lin, J̃_ang,a, J̃_ang,b, T_ang,a, T_ang,b, b̃, λ, D` × 4 lanes — all a velocity sweep reads | 864 per 4 points |
+//! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b`, μ, the rows' three directions (normal, tangents), range of wide points | 224 |
+//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J̃_ang,a, J̃_ang,b, T_ang,a, T_ang,b, b̃, λ, D, 1/D` × 4 lanes — all a velocity sweep reads; `J̃_lin = dir·(1/D)` is made in the sweep from the group's directions | 768 per 4 points |
 //! | `side` | [`WideSide`]: beside each wide point, the split row's `b̃`, the lanes' separations (advanced between solve substeps) and the normal rows' `J̃ₙ·Vnc₀` | 48 per 4 points |
 //! | `lanes` | the contact store's point index behind each lane (`u32::MAX`: empty lane) | 16 per 4 points |
 //! | `at` | the lane of each store point, `4·wide point + lane` (for `unpack`) | 4 per point |
@@ -124,7 +124,7 @@ impl WideRow {
 }
 
 /// Point `k` of four manifolds: normal, first and second tangent rows — all a velocity
-/// sweep reads (864 bytes).
+/// sweep reads (768 bytes).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct WidePoint {
     pub rows: [WideRow; 3],
