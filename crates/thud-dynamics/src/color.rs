@@ -80,11 +80,11 @@ pub(crate) struct Coloring {
 impl Coloring {
     /// Colour `pairs` (solver indices of the two bodies of each manifold, and whether
     /// it goes to the overflow set anyway); `fixed[i]` marks solver bodies that impulses
-    /// do not move. The manifolds of an island the exact mode takes are sent to the
-    /// overflow set: swept one by one from the scalar rows the exact solve reads, in
-    /// store order — for an island's bodies the same sequence of updates as its levels
-    /// would give (no other manifold touches them), without four-lane groups that a
-    /// column of boxes fills one lane of.
+    /// do not move. In the sequential order the caller marks the manifolds of an island
+    /// the exact mode takes: they are swept one by one from the scalar rows the exact
+    /// solve reads, in store order — for an island's bodies the same sequence of
+    /// updates as its levels would give (no other manifold touches them), without
+    /// four-lane groups that a column of boxes fills one lane of.
     pub fn build(
         &mut self,
         pairs: impl Iterator<Item = (u32, u32, bool)>,

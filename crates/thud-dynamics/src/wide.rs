@@ -531,7 +531,11 @@ impl WideContacts {
             }),
         );
         let pts = &store.inputs;
-        let taken = |s: u32| store.taken.get(s as usize).copied().unwrap_or(false);
+        // The exact mode's tall islands are swept from the scalar rows in store order:
+        // in the sequential order that is the order their levels give; colours meet a
+        // body's manifolds in another order, so there they keep their lanes.
+        let scalar = order == SweepOrder::Sequential;
+        let taken = |s: u32| scalar && store.taken.get(s as usize).copied().unwrap_or(false);
         self.coloring.build(
             store
                 .manifold_points
