@@ -178,8 +178,8 @@ fn refresh_group<V: Velocities + ?Sized>(
         let d = p.rows[0].d;
         let jl = p.rows[0].j_lin(&g.dir[0]);
         side.sep += Vec4::splat(h) * d * row_velocity(&p.rows[0], jl, &ma, &mb);
-        let live = d.cmpgt(Vec4::ZERO);
-        let inv_dn = Vec4::select(live, Vec4::ONE / d, Vec4::ZERO);
+        // The build's own `1/D` (0 in empty lanes).
+        let inv_dn = p.rows[0].inv_d;
         let correction = (Vec4::splat(s.erp) * (-side.sep - Vec4::splat(s.slop)) * inv_dt)
             .clamp(Vec4::ZERO, Vec4::splat(s.max_correction));
         let open = side.sep.cmpgt(Vec4::ZERO);
