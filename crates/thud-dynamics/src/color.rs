@@ -251,10 +251,7 @@ impl Coloring {
                 }
                 j += 1;
             }
-            for &m in &placed {
-                self.level[m as usize] = l as u32;
-                self.colors[l].push(m);
-            }
+            self.colors[l].extend_from_slice(&placed);
             for &m in &placed {
                 let k = self.links[m as usize];
                 for nx in k.next {

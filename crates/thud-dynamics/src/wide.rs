@@ -638,17 +638,6 @@ impl WideContacts {
                 false
             }
         };
-        if std::env::var("THUD_PACK").is_ok() {
-            eprintln!(
-                "levels {} groups {} widepoints {} points {} manifolds {} overflow {}",
-                self.color_groups.len(),
-                self.groups.len(),
-                self.points.len(),
-                store.inputs.len(),
-                store.manifold_points.len(),
-                self.coloring.overflow.len()
-            );
-        }
         self.split_lambda.clear();
         self.split_lambda.resize(self.points.len(), Vec4::ZERO);
         self.impulse.clear();

@@ -832,9 +832,10 @@ impl World {
         self.solver.pseudo.fill(Velocity::ZERO);
     }
 
-    /// `dV = T·λ` for the warm impulses: joint rows, the lanes, the overflow set. After
-    /// the first solve substep `dV` already is `T·λ` of the last substep's λ, so only
-    /// joint rows (built again) need it redone.
+    /// `dV = T·λ` for the warm impulses: joint rows, the lanes, the overflow set (the
+    /// lanes' already went in during the build when it had no joint rows to put first:
+    /// `warm_in_build`). After the first solve substep `dV` already is `T·λ` of the last
+    /// substep's λ, so only joint rows (built again) need it redone.
     fn warm_start(&mut self, first: bool) {
         if !first && self.joint_rows.rows.is_empty() {
             return;
