@@ -56,6 +56,7 @@ pub mod settings;
 mod solver_body;
 pub mod stats;
 mod wide;
+mod wide_avx;
 mod wide_build;
 pub mod world;
 

@@ -477,7 +477,7 @@ impl Velocities for SharedVelocities {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use glam::{Mat3, Vec3};
 
     use crate::contact::ContactStore;
@@ -489,7 +489,7 @@ mod tests {
 
     /// `columns` stacks of `height` unit boxes on the ground, pushed sideways, with four
     /// corner contacts per manifold (three on every fifth, so lanes differ in length).
-    fn stacks(columns: usize, height: usize) -> (SolverBodies, ContactStore) {
+    pub(crate) fn stacks(columns: usize, height: usize) -> (SolverBodies, ContactStore) {
         let dt = 1.0 / 60.0;
         let mut bodies = SolverBodies::default();
         bodies.reset();

@@ -47,6 +47,7 @@ use crate::parallel::{self, Schedule};
 use crate::pgs;
 use crate::settings::SweepOrder;
 use crate::solver_body::{SolverBodies, Velocity};
+use crate::wide_avx::PairKernel;
 use crate::wide_build;
 
 /// Four lanes' `(Δv, Δω)`.
@@ -237,6 +238,16 @@ impl Group {
             .map(|k| if k < 4 { self.a[k] } else { self.b[k - 4] })
     }
 
+    /// The lanes' friction coefficients.
+    pub(crate) fn friction(&self) -> Vec4 {
+        self.friction
+    }
+
+    /// Lanes whose body a (bits 0–3) or b (bits 4–7) can move.
+    pub(crate) fn movable(&self) -> u8 {
+        self.movable
+    }
+
     /// Its wide points.
     pub(crate) fn range(&self) -> std::ops::Range<usize> {
         self.first as usize..(self.first + self.count) as usize
@@ -272,6 +283,10 @@ pub(crate) struct WideContacts {
     groups: Vec<Group>,
     /// Group range of each colour.
     color_groups: Vec<(u32, u32)>,
+    /// The serial sweep's order: one group, or two run as one (`plan_units`).
+    units: Vec<[u32; 2]>,
+    /// Scratch of `plan_units`.
+    taken: Vec<bool>,
     points: Vec<WidePoint>,
     /// Beside each wide point: what the passes between the sweeps read.
     side: Vec<WideSide>,
@@ -292,6 +307,83 @@ pub(crate) struct WideContacts {
     /// Whether per-point passes over the lanes may use the pool (the store's
     /// `ContactStore::pool` of the step, taken in `pack`).
     pool: bool,
+    /// How serial sweeps run two groups at a time (`wide_avx.rs`): the CPU's kernel (or
+    /// `pair_kernel`'s), none where it has none.
+    pairs: PairKernel,
+    /// A kernel to use instead of the CPU's best (for the tests that compare them).
+    pair_kernel: Option<PairKernel>,
+}
+
+/// Two disjoint ranges of `v`, mutably (`a` before `b`).
+fn two_mut<T>(
+    v: &mut [T],
+    a: std::ops::Range<usize>,
+    b: std::ops::Range<usize>,
+) -> (&mut [T], &mut [T]) {
+    debug_assert!(a.end <= b.start);
+    let (lo, hi) = v.split_at_mut(b.start);
+    (&mut lo[a], &mut hi[..b.len()])
+}
+
+/// The sweep order in units of one or two groups (`[g, u32::MAX]` or `[g, h]`): every
+/// group of a level, in order, where `pair` allows two to run as one eight-lane kernel
+/// (`wide_avx.rs`: the same number of wide points, no movable body in common). A group
+/// left over at the end of a level may pair with a group of the next level that shares
+/// no movable body with it: every group before it in the level order has run by then,
+/// and the two are independent, so every body still meets its groups in sweep order.
+fn plan_units(
+    units: &mut Vec<[u32; 2]>,
+    groups: &[Group],
+    levels: &[(u32, u32)],
+    pair: bool,
+    taken: &mut Vec<bool>,
+) {
+    units.clear();
+    if !pair {
+        units.extend((0..groups.len() as u32).map(|g| [g, u32::MAX]));
+        return;
+    }
+    taken.clear();
+    taken.resize(groups.len(), false);
+    let fits = |g: &Group, h: &Group| {
+        g.count == h.count
+            && h.movable_bodies()
+                .all(|b| g.movable_bodies().all(|a| a != b))
+    };
+    let mut carry: Option<u32> = None;
+    for &(g0, g1) in levels {
+        if let Some(c) = carry.take() {
+            let cg = &groups[c as usize];
+            match (g0..g1).find(|&h| fits(cg, &groups[h as usize])) {
+                Some(h) => {
+                    taken[h as usize] = true;
+                    units.push([c, h]);
+                }
+                None => units.push([c, u32::MAX]),
+            }
+        }
+        let mut open: Option<u32> = None;
+        for h in g0..g1 {
+            if taken[h as usize] {
+                continue;
+            }
+            match open.take() {
+                // Within a level no two groups share a movable body.
+                Some(g) if groups[g as usize].count == groups[h as usize].count => {
+                    units.push([g, h]);
+                }
+                Some(g) => {
+                    units.push([g, u32::MAX]);
+                    open = Some(h);
+                }
+                None => open = Some(h),
+            }
+        }
+        carry = open;
+    }
+    if let Some(c) = carry {
+        units.push([c, u32::MAX]);
+    }
 }
 
 /// The relaxation of the row update: `λ − ω(b̃ + J̃·dV)` for SOR, `(λ − b̃) − J̃·dV` for
@@ -394,7 +486,7 @@ fn row_velocity(r: &WideRow, jl: V3, va: &WideVel, vb: &WideVel) -> Vec4 {
 }
 
 #[inline(always)]
-fn gather<V: Velocities + ?Sized>(dv: &V, idx: [u32; 4]) -> WideVel {
+pub(crate) fn gather<V: Velocities + ?Sized>(dv: &V, idx: [u32; 4]) -> WideVel {
     // Four separate reads (not an array of four `Velocity`s): the compiler then loads
     // the lanes straight into registers instead of copying the array through the stack,
     // whose overlapping reloads stalled every group on store forwarding.
@@ -417,7 +509,7 @@ fn gather<V: Velocities + ?Sized>(dv: &V, idx: [u32; 4]) -> WideVel {
 
 /// Write back the lanes whose bit is set in `movable` (bits 0–3 of the argument).
 #[inline(always)]
-fn scatter<V: Velocities + ?Sized>(dv: &mut V, idx: [u32; 4], movable: u8, w: &WideVel) {
+pub(crate) fn scatter<V: Velocities + ?Sized>(dv: &mut V, idx: [u32; 4], movable: u8, w: &WideVel) {
     for (l, &i) in idx.iter().enumerate() {
         if movable & (1 << l) != 0 {
             dv.set(
@@ -524,6 +616,7 @@ impl WideContacts {
         warm: Option<&mut [Velocity]>,
     ) -> bool {
         self.pool = store.pool;
+        self.pairs = self.pair_kernel.unwrap_or_else(PairKernel::detect);
         self.fixed.clear();
         self.fixed.extend(
             (0..bodies.len()).map(|i| {
@@ -544,7 +637,8 @@ impl WideContacts {
             &self.fixed,
             order,
         );
-        if self.coloring.reused && store.manifold_points == self.last_points {
+        let reuse = self.coloring.reused && store.manifold_points == self.last_points;
+        if reuse {
             // The same colouring over the same manifolds and points: the same groups and
             // lanes. Only what the bodies and materials may have changed is read again.
             for g in &mut self.groups {
@@ -601,6 +695,15 @@ impl WideContacts {
                 }
                 self.color_groups.push((start, self.groups.len() as u32));
             }
+        }
+        if !reuse {
+            plan_units(
+                &mut self.units,
+                &self.groups,
+                &self.color_groups,
+                self.pairs.pairs(),
+                &mut self.taken,
+            );
         }
         // Build the rows in their lanes, group by group. Every lane is written (empty
         // ones with zero rows), so the buffer is only grown, never reset.
@@ -708,17 +811,29 @@ impl WideContacts {
         } else {
             self.overflow(store, dv, omega, true);
         }
-        let n = self.color_groups.len();
-        for c in 0..n {
-            let c = if back { n - 1 - c } else { c };
-            let (g0, g1) = self.color_groups[c];
-            let groups = &self.groups[g0 as usize..g1 as usize];
-            // A level's groups share no movable body: their order within it does not
-            // matter, only the points' order within each group.
-            for g in groups {
-                let r = g.range();
-                solve_group(g, &mut self.points[r.clone()], dv, w, back);
-                if let Some(last) = last.as_deref_mut() {
+        // The groups in sweep order, two at a time where `units` pairs them and the
+        // rows are Gauss-Seidel's (`wide_avx.rs`).
+        let pairs = self.pairs.pairs() && omega == 1.0;
+        let n = self.units.len();
+        for u in 0..n {
+            let [g0, g1] = self.units[if back { n - 1 - u } else { u }];
+            let g = &self.groups[g0 as usize];
+            let h = self.groups.get(g1 as usize);
+            match h {
+                Some(h) if pairs => {
+                    let (p0, p1) = two_mut(&mut self.points, g.range(), h.range());
+                    self.pairs.solve([g, h], p0, p1, dv, back);
+                }
+                _ => {
+                    solve_group(g, &mut self.points[g.range()], dv, w, back);
+                    if let Some(h) = h {
+                        solve_group(h, &mut self.points[h.range()], dv, w, back);
+                    }
+                }
+            }
+            if let Some(last) = last.as_deref_mut() {
+                for g in std::iter::once(g).chain(h) {
+                    let r = g.range();
                     let pts = &self.points[r.clone()];
                     if let Some(pseudo) = last.split.as_deref_mut() {
                         let (side, lambda) =
@@ -984,6 +1099,99 @@ mod tests {
     use super::*;
     use crate::jacobian::{BuildParams, PointInput};
     use glam::Vec3;
+
+    #[test]
+    fn pairs_give_the_single_kernels_bits() {
+        // Stacks with manifolds of three and four points: velocity sweeps forward and
+        // backward, the last one carrying the split pass and the sums, then split sweeps,
+        // with two groups per eight-lane kernel and with one group at a time.
+        let run = |kernel: PairKernel| {
+            let (mut bodies, mut store) = crate::parallel::tests::stacks(5, 12);
+            // Tilted normals, uneven points and spinning bodies, so that no row has
+            // zero blocks to hide a difference in the order of operations.
+            for (i, p) in store.inputs.iter_mut().enumerate() {
+                let t = i as f32;
+                p.normal =
+                    Vec3::new(0.05 * (0.7 * t).sin(), 1.0, 0.04 * (1.3 * t).cos()).normalize();
+                p.point += Vec3::new(
+                    0.01 * (0.9 * t).cos(),
+                    0.003 * (0.4 * t).sin(),
+                    0.02 * (0.3 * t).sin(),
+                );
+            }
+            for (i, v) in bodies.vnc.iter_mut().enumerate().skip(1) {
+                let t = i as f32;
+                v.ang = Vec3::new(
+                    0.3 * (0.5 * t).sin(),
+                    0.2 * (0.8 * t).cos(),
+                    -0.1 * (1.7 * t).sin(),
+                );
+            }
+            let mut wide = WideContacts {
+                pair_kernel: Some(kernel),
+                ..WideContacts::default()
+            };
+            let params = BuildParams::for_tests(1.0 / 60.0);
+            wide.pack(&store, &bodies, SweepOrder::Sequential, 3, &params, None);
+            let level = |g: u32| wide.color_groups.partition_point(|&(_, end)| end <= g);
+            let across = wide
+                .units
+                .iter()
+                .filter(|u| u[1] != u32::MAX && level(u[0]) != level(u[1]));
+            let units = (wide.units.clone(), across.count());
+            wide.warm_start(&mut bodies.dv);
+            wide.solve(
+                &mut store,
+                &mut [],
+                &mut bodies.dv,
+                4,
+                1.0,
+                true,
+                LastSweep::default(),
+            );
+            let last = LastSweep {
+                split: Some(&mut bodies.pseudo[..]),
+                sum: true,
+            };
+            wide.solve(&mut store, &mut [], &mut bodies.dv, 3, 1.0, false, last);
+            let mut joints = crate::joint::rows::JointRows::default();
+            wide.split_solve(&mut store, &mut joints, &mut bodies.pseudo, 2, true);
+            let mut bits = Vec::new();
+            for v in bodies.dv.iter().chain(&bodies.pseudo) {
+                bits.extend(v.lin.to_array().map(f32::to_bits));
+                bits.extend(v.ang.to_array().map(f32::to_bits));
+            }
+            for p in &wide.points {
+                bits.extend(
+                    p.rows
+                        .iter()
+                        .flat_map(|r| r.lambda.to_array().map(f32::to_bits)),
+                );
+            }
+            for v in wide.impulse.iter().flatten().chain(&wide.split_lambda) {
+                bits.extend(v.to_array().map(f32::to_bits));
+            }
+            (bits, units)
+        };
+        let (single, (units, _)) = run(PairKernel::none());
+        assert!(units.iter().all(|u| u[1] == u32::MAX));
+        assert!(single.iter().any(|&b| f32::from_bits(b) > 0.1));
+        let kernels = PairKernel::available();
+        if kernels.is_empty() {
+            eprintln!("no AVX on this CPU: the pair kernel is not used");
+        }
+        for kernel in kernels {
+            let (paired, (units, across)) = run(kernel);
+            let pairs = units.iter().filter(|u| u[1] != u32::MAX).count();
+            assert!(
+                pairs * 4 > units.len(),
+                "{pairs} pairs in {} units",
+                units.len()
+            );
+            assert!(across > 0, "no pair across two levels");
+            assert_eq!(paired, single, "{kernel:?}");
+        }
+    }
 
     /// Two boxes side by side on the ground, each with four corner contacts, and a
     /// third box bridging them: three bodies, four manifolds (two colours).

@@ -1,0 +1,429 @@
+//! Two groups of a level in one sweep kernel, eight lanes wide (x86-64 with AVX).
+//!
+//! The packed sweep (`wide.rs`) is bound by how many instructions it issues, not by
+//! memory or by its dependency chains: a wide point (three rows in four lanes) is about
+//! 280 instructions, and neither interleaving two groups nor smaller rows made it
+//! faster. With AVX a register holds eight `f32`s, so two groups of the same level —
+//! which share no movable body, so their order does not matter — run side by side, group
+//! one in lanes 0–3 and group two in lanes 4–7: the same rows, read from their own
+//! wide points, with half the arithmetic and velocity-state instructions.
+//!
+//! Every lane computes exactly the `f32` operations of `wide::solve_group` in the same
+//! order (`(x·x + y·y) + z·z` dot products, `max` and `min` with the same operand order,
+//! negation as a sign flip), and AVX rounds as SSE does, so a pair gives the single
+//! kernel's bits (`tests::pairs_give_the_single_kernels_bits` in `wide.rs`). Pairs are
+//! taken only for groups with the same number of wide points, in Gauss-Seidel sweeps
+//! (ω = 1) on one thread; the caller checks that the CPU has AVX ([`available`]).
+//!
+//! The kernel is an `unsafe fn` only because it is compiled for AVX
+//! (`#[target_feature]`): calling it on a CPU without AVX would be undefined, so its one
+//! caller (`WideContacts::sweep`) checks [`available`] first. Inside, everything is
+//! safe code on values.
+
+#![allow(unsafe_code)]
+
+use crate::solver_body::Velocity;
+use crate::wide::{GaussSeidel, Group, WidePoint, solve_group};
+
+/// The eight-lane kernel this CPU runs, if any: found by [`PairKernel::detect`], the
+/// only way to make one that runs, so [`PairKernel::solve`] is safe to call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct PairKernel(Isa);
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Isa {
+    /// No pairs: one group at a time.
+    #[default]
+    None,
+    /// AVX: 16 registers of eight lanes.
+    #[cfg(target_arch = "x86_64")]
+    Avx,
+    /// AVX-512 (VL): the same eight-lane code with 32 registers, which saves most of
+    /// the velocity state's spills.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl PairKernel {
+    /// The best kernel this CPU runs.
+    pub(crate) fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512vl") {
+                return PairKernel(Isa::Avx512);
+            }
+            if std::is_x86_feature_detected!("avx") {
+                return PairKernel(Isa::Avx);
+            }
+        }
+        PairKernel(Isa::None)
+    }
+
+    /// Every kernel this CPU runs (for the tests that compare them).
+    #[cfg(test)]
+    pub(crate) fn available() -> Vec<Self> {
+        let mut out = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512vl") {
+                out.push(PairKernel(Isa::Avx512));
+            }
+            if std::is_x86_feature_detected!("avx") {
+                out.push(PairKernel(Isa::Avx));
+            }
+        }
+        out
+    }
+
+    /// No pair kernel.
+    #[cfg(test)]
+    pub(crate) fn none() -> Self {
+        PairKernel(Isa::None)
+    }
+
+    /// Whether pairs run as one kernel.
+    pub(crate) fn pairs(self) -> bool {
+        self.0 != Isa::None
+    }
+
+    /// One Gauss-Seidel sweep of two groups that may run side by side (the same number
+    /// of wide points, no movable body in common): `wide::solve_group` for each, with
+    /// the same bits.
+    pub(crate) fn solve(
+        self,
+        g: [&Group; 2],
+        p0: &mut [WidePoint],
+        p1: &mut [WidePoint],
+        dv: &mut [Velocity],
+        back: bool,
+    ) {
+        debug_assert_eq!(p0.len(), p1.len());
+        match self.0 {
+            // SAFETY: `detect` found the kernel's features on this CPU.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { solve_pair_avx512(g, p0, p1, dv, back) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx => unsafe { solve_pair_avx(g, p0, p1, dv, back) },
+            Isa::None => {
+                solve_group(g[0], p0, dv, GaussSeidel, back);
+                solve_group(g[1], p1, dv, GaussSeidel, back);
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+use kernel::{solve_pair_avx, solve_pair_avx512};
+
+/// The eight-lane types and the kernel (x86-64).
+#[cfg(target_arch = "x86_64")]
+mod kernel {
+    use std::arch::x86_64::{
+        __m256, _mm256_add_ps, _mm256_castps256_ps128, _mm256_extractf128_ps, _mm256_max_ps,
+        _mm256_min_ps, _mm256_mul_ps, _mm256_set_m128, _mm256_set1_ps, _mm256_sub_ps,
+        _mm256_xor_ps,
+    };
+
+    use glam::Vec4;
+
+    use crate::lanes::V3;
+    use crate::solver_body::Velocity;
+    use crate::wide::{Group, WidePoint, WideRow, WideVel, gather, scatter};
+
+    /// Eight lanes: the first group's four, then the second's.
+    #[derive(Clone, Copy)]
+    struct F8(__m256);
+
+    impl F8 {
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn join(lo: Vec4, hi: Vec4) -> F8 {
+            F8(_mm256_set_m128(hi.into(), lo.into()))
+        }
+
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn lo(self) -> Vec4 {
+            _mm256_castps256_ps128(self.0).into()
+        }
+
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn hi(self) -> Vec4 {
+            _mm256_extractf128_ps::<1>(self.0).into()
+        }
+
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn splat(v: f32) -> F8 {
+            F8(_mm256_set1_ps(v))
+        }
+
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn add(self, o: F8) -> F8 {
+            F8(_mm256_add_ps(self.0, o.0))
+        }
+
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn sub(self, o: F8) -> F8 {
+            F8(_mm256_sub_ps(self.0, o.0))
+        }
+
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn mul(self, o: F8) -> F8 {
+            F8(_mm256_mul_ps(self.0, o.0))
+        }
+
+        /// `Vec4::max` (`maxps self, o`).
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn max(self, o: F8) -> F8 {
+            F8(_mm256_max_ps(self.0, o.0))
+        }
+
+        /// `Vec4::min` (`minps self, o`).
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn min(self, o: F8) -> F8 {
+            F8(_mm256_min_ps(self.0, o.0))
+        }
+
+        /// `-self` as glam negates: a sign flip.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn neg(self) -> F8 {
+            F8(_mm256_xor_ps(_mm256_set1_ps(-0.0), self.0))
+        }
+    }
+
+    /// Eight `Vec3`s as `x`, `y`, `z` lanes.
+    #[derive(Clone, Copy)]
+    struct V8 {
+        x: F8,
+        y: F8,
+        z: F8,
+    }
+
+    impl V8 {
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn join(lo: &V3, hi: &V3) -> V8 {
+            V8 {
+                x: F8::join(lo.x, hi.x),
+                y: F8::join(lo.y, hi.y),
+                z: F8::join(lo.z, hi.z),
+            }
+        }
+
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn halves(self) -> (V3, V3) {
+            let lo = V3 {
+                x: self.x.lo(),
+                y: self.y.lo(),
+                z: self.z.lo(),
+            };
+            let hi = V3 {
+                x: self.x.hi(),
+                y: self.y.hi(),
+                z: self.z.hi(),
+            };
+            (lo, hi)
+        }
+
+        /// `V3::dot`: `(x·x + y·y) + z·z`.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn dot(self, o: V8) -> F8 {
+            self.x.mul(o.x).add(self.y.mul(o.y)).add(self.z.mul(o.z))
+        }
+
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn add(self, o: V8) -> V8 {
+            V8 {
+                x: self.x.add(o.x),
+                y: self.y.add(o.y),
+                z: self.z.add(o.z),
+            }
+        }
+
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn sub(self, o: V8) -> V8 {
+            V8 {
+                x: self.x.sub(o.x),
+                y: self.y.sub(o.y),
+                z: self.z.sub(o.z),
+            }
+        }
+
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn scale(self, s: F8) -> V8 {
+            V8 {
+                x: self.x.mul(s),
+                y: self.y.mul(s),
+                z: self.z.mul(s),
+            }
+        }
+    }
+
+    /// Two groups' `(Δv, Δω)` of bodies a or b.
+    #[derive(Clone, Copy)]
+    struct Vel8 {
+        lin: V8,
+        ang: V8,
+    }
+
+    impl Vel8 {
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn join(lo: &WideVel, hi: &WideVel) -> Vel8 {
+            Vel8 {
+                lin: V8::join(&lo.lin, &hi.lin),
+                ang: V8::join(&lo.ang, &hi.ang),
+            }
+        }
+
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn halves(self) -> (WideVel, WideVel) {
+            let (l0, l1) = self.lin.halves();
+            let (a0, a1) = self.ang.halves();
+            (WideVel { lin: l0, ang: a0 }, WideVel { lin: l1, ang: a1 })
+        }
+    }
+
+    /// One row of both groups, as the sweep reads it.
+    struct Row8 {
+        j_lin: V8,
+        j_ang_a: V8,
+        j_ang_b: V8,
+        t_ang_a: V8,
+        t_ang_b: V8,
+        b: F8,
+        lambda: F8,
+        d: F8,
+    }
+
+    impl Row8 {
+        /// The rows `r0`, `r1` of direction `dir0`, `dir1` (`WideRow::j_lin` for the linear
+        /// block: `dir·(1/D)`).
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn join(r0: &WideRow, dir0: &V3, r1: &WideRow, dir1: &V3) -> Row8 {
+            let inv_d = F8::join(r0.inv_d, r1.inv_d);
+            Row8 {
+                j_lin: V8::join(dir0, dir1).scale(inv_d),
+                j_ang_a: V8::join(&r0.j_ang_a, &r1.j_ang_a),
+                j_ang_b: V8::join(&r0.j_ang_b, &r1.j_ang_b),
+                t_ang_a: V8::join(&r0.t_ang_a, &r1.t_ang_a),
+                t_ang_b: V8::join(&r0.t_ang_b, &r1.t_ang_b),
+                b: F8::join(r0.b, r1.b),
+                lambda: F8::join(r0.lambda, r1.lambda),
+                d: F8::join(r0.d, r1.d),
+            }
+        }
+
+        /// `J̃·dV` (`wide::row_velocity`).
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn velocity(&self, va: &Vel8, vb: &Vel8) -> F8 {
+            let ang = self.j_ang_a.dot(va.ang).add(self.j_ang_b.dot(vb.ang));
+            ang.add(self.j_lin.dot(vb.lin.sub(va.lin)))
+        }
+
+        /// `dV += T·δ` (`wide::apply_impulse`).
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn apply(&self, delta: F8, ima: F8, imb: F8, va: &mut Vel8, vb: &mut Vel8) {
+            let (dma, dmb) = (self.d.mul(ima), self.d.mul(imb));
+            va.lin = va.lin.sub(self.j_lin.scale(delta.mul(dma)));
+            va.ang = va.ang.add(self.t_ang_a.scale(delta));
+            vb.lin = vb.lin.add(self.j_lin.scale(delta.mul(dmb)));
+            vb.ang = vb.ang.add(self.t_ang_b.scale(delta));
+        }
+
+        /// Gauss-Seidel's unclamped `(λ − b̃) − J̃·dV` (`wide::GaussSeidel`).
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn unclamped(&self, jdv: F8) -> F8 {
+            self.lambda.sub(self.b).sub(jdv)
+        }
+    }
+
+    /// Write both groups' λ of a row back into their wide points.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    fn store_lambda(lambda: F8, r0: &mut WideRow, r1: &mut WideRow) {
+        r0.lambda = lambda.lo();
+        r1.lambda = lambda.hi();
+    }
+
+    /// The kernel, compiled once per instruction set: `$name` for `$feature`.
+    macro_rules! pair_kernel {
+        ($name:ident, $feature:literal) => {
+            /// One Gauss-Seidel sweep of two groups (see [`PairKernel::solve`]).
+            ///
+            /// # Safety
+            ///
+            /// The CPU must have the kernel's features (`PairKernel::detect`).
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn $name(
+                g: [&Group; 2],
+                p0: &mut [WidePoint],
+                p1: &mut [WidePoint],
+                dv: &mut [Velocity],
+                back: bool,
+            ) {
+                debug_assert_eq!(p0.len(), p1.len());
+                let mut va = Vel8::join(&gather(dv, g[0].a), &gather(dv, g[1].a));
+                let mut vb = Vel8::join(&gather(dv, g[0].b), &gather(dv, g[1].b));
+                let ima = F8::join(g[0].inv_mass_a, g[1].inv_mass_a);
+                let imb = F8::join(g[0].inv_mass_b, g[1].inv_mass_b);
+                let friction = F8::join(g[0].friction(), g[1].friction());
+                let (zero, inf) = (F8::splat(0.0), F8::splat(f32::INFINITY));
+                let n = p0.len();
+                for k in 0..n {
+                    let k = if back { n - 1 - k } else { k };
+                    let (w0, w1) = (&mut p0[k], &mut p1[k]);
+                    let row =
+                        |r: usize| Row8::join(&w0.rows[r], &g[0].dir[r], &w1.rows[r], &g[1].dir[r]);
+                    let (rn, r1, r2) = (row(0), row(1), row(2));
+                    // The friction rows from the same `dV`, bounded by ±μλₙ (`wide::friction_pair`).
+                    let bound = friction.mul(rn.lambda).max(zero);
+                    let (v1, v2) = (r1.velocity(&va, &vb), r2.velocity(&va, &vb));
+                    let n1 = r1.unclamped(v1).max(bound.neg()).min(bound);
+                    let n2 = r2.unclamped(v2).max(bound.neg()).min(bound);
+                    let (d1, d2) = (n1.sub(r1.lambda), n2.sub(r2.lambda));
+                    r1.apply(d1, ima, imb, &mut va, &mut vb);
+                    r2.apply(d2, ima, imb, &mut va, &mut vb);
+                    // The normal row (`wide::update`, λ ∈ [0, ∞)).
+                    let vn = rn.velocity(&va, &vb);
+                    let nn = rn.unclamped(vn).max(zero).min(inf);
+                    let dn = nn.sub(rn.lambda);
+                    rn.apply(dn, ima, imb, &mut va, &mut vb);
+                    let [q0n, q01, q02] = &mut w0.rows;
+                    let [q1n, q11, q12] = &mut w1.rows;
+                    store_lambda(n1, q01, q11);
+                    store_lambda(n2, q02, q12);
+                    store_lambda(nn, q0n, q1n);
+                }
+                let (a0, a1) = va.halves();
+                let (b0, b1) = vb.halves();
+                scatter(dv, g[0].a, g[0].movable(), &a0);
+                scatter(dv, g[0].b, g[0].movable() >> 4, &b0);
+                scatter(dv, g[1].a, g[1].movable(), &a1);
+                scatter(dv, g[1].b, g[1].movable() >> 4, &b1);
+            }
+        };
+    }
+
+    pair_kernel!(solve_pair_avx, "avx");
+    pair_kernel!(solve_pair_avx512, "avx512vl");
+}
