@@ -312,14 +312,14 @@ mod kernel {
     }
 
     impl Row8 {
-        /// The rows `r0`, `r1` of direction `dir0`, `dir1` (`WideRow::j_lin` for the linear
-        /// block: `dir·(1/D)`).
+        /// The rows `r0`, `r1` of the groups' directions `dir` (`WideRow::j_lin` for the
+        /// linear block: `dir·(1/D)`).
         #[target_feature(enable = "avx")]
         #[inline]
-        fn join(r0: &WideRow, dir0: &V3, r1: &WideRow, dir1: &V3) -> Row8 {
+        fn join(r0: &WideRow, r1: &WideRow, dir: V8) -> Row8 {
             let inv_d = F8::join(r0.inv_d, r1.inv_d);
             Row8 {
-                j_lin: V8::join(dir0, dir1).scale(inv_d),
+                j_lin: dir.scale(inv_d),
                 j_ang_a: V8::join(&r0.j_ang_a, &r1.j_ang_a),
                 j_ang_b: V8::join(&r0.j_ang_b, &r1.j_ang_b),
                 t_ang_a: V8::join(&r0.t_ang_a, &r1.t_ang_a),
@@ -388,12 +388,14 @@ mod kernel {
                 let imb = F8::join(g[0].inv_mass_b, g[1].inv_mass_b);
                 let friction = F8::join(g[0].friction(), g[1].friction());
                 let (zero, inf) = (F8::splat(0.0), F8::splat(f32::INFINITY));
+                // The rows' directions, joined once for all the points.
+                let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
+                let dirs = [dir(0), dir(1), dir(2)];
                 let n = p0.len();
                 for k in 0..n {
                     let k = if back { n - 1 - k } else { k };
                     let (w0, w1) = (&mut p0[k], &mut p1[k]);
-                    let row =
-                        |r: usize| Row8::join(&w0.rows[r], &g[0].dir[r], &w1.rows[r], &g[1].dir[r]);
+                    let row = |r: usize| Row8::join(&w0.rows[r], &w1.rows[r], dirs[r]);
                     let (rn, r1, r2) = (row(0), row(1), row(2));
                     // The friction rows from the same `dV`, bounded by ±μλₙ (`wide::friction_pair`).
                     let bound = friction.mul(rn.lambda).max(zero);
