@@ -157,6 +157,17 @@ fn blocks_row(
     pair.row(d, lin_mass, ja, jb)
 }
 
+/// `I⁻¹·j`: `j·c` for an isotropic body (`I⁻¹ = c·1`, as the packed rows make it in the
+/// sweep, `wide::Isotropic`), the matrix product otherwise.
+#[inline(always)]
+fn inv_inertia_times(inv_i: &Mat3, j: Vec3) -> Vec3 {
+    if crate::integrate::is_isotropic(inv_i) {
+        j * inv_i.x_axis.x
+    } else {
+        *inv_i * j
+    }
+}
+
 /// What one row needs of its two bodies, loaded once for the three rows of a point.
 #[derive(Clone, Copy)]
 struct Pair {
@@ -175,8 +186,8 @@ impl Pair {
 
     #[inline(always)]
     fn row(&self, d: Vec3, lin_mass: f32, ja: Vec3, jb: Vec3) -> Row {
-        let ta = self.inv_i[0] * ja;
-        let tb = self.inv_i[1] * jb;
+        let ta = inv_inertia_times(&self.inv_i[0], ja);
+        let tb = inv_inertia_times(&self.inv_i[1], jb);
         let diag = lin_mass + ja.dot(ta) + jb.dot(tb);
         let inv_d = if diag > 0.0 { 1.0 / diag } else { 0.0 };
         // J·Vnc for this row.

@@ -46,7 +46,7 @@ use smallvec::SmallVec;
 
 use crate::solver_body::Velocity;
 use crate::wide::{
-    GaussSeidel, Group, Sor, Velocities, WidePoint, WideSide, solve_group, split_group,
+    GaussSeidel, Group, Sor, Velocities, WidePoint, WideSide, WideT, solve_group, split_group,
 };
 
 /// Marks a dependency on the previous sweep.
@@ -359,6 +359,7 @@ impl Schedule {
         &mut self,
         groups: &[Group],
         points: &mut [WidePoint],
+        t: &[WideT],
         dv: &mut [Velocity],
         sweeps: u32,
         omega: f32,
@@ -373,20 +374,23 @@ impl Schedule {
             // docs), so no other thread holds group g's points.
             let p = unsafe { pts.slice(grp.range()) };
             let dv = &mut SharedVelocities(vel);
+            let t = &t[grp.t_range()];
             if omega == 1.0 {
-                solve_group(grp, p, dv, GaussSeidel, false);
+                solve_group(grp, p, t, dv, GaussSeidel, false);
             } else {
-                solve_group(grp, p, dv, Sor(w), false);
+                solve_group(grp, p, t, dv, Sor(w), false);
             }
         });
     }
 
     /// `sweeps` sweeps of the split-impulse pass over `groups` (the serial
     /// `WideContacts::split_sweep` without overflow).
+    #[allow(clippy::too_many_arguments)]
     pub fn split_sweeps(
         &mut self,
         groups: &[Group],
         points: &[WidePoint],
+        t: &[WideT],
         side: &[WideSide],
         lambda: &mut [Vec4],
         pseudo: &mut [Velocity],
@@ -403,6 +407,7 @@ impl Schedule {
             split_group(
                 grp,
                 &points[r.clone()],
+                &t[grp.t_range()],
                 &side[r],
                 l,
                 &mut SharedVelocities(vel),

@@ -10,8 +10,9 @@
 //!
 //! | array | what | bytes |
 //! |---|---|---|
-//! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b`, μ, the rows' three directions (normal, tangents), range of wide points | 224 |
-//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J̃_ang,a, J̃_ang,b, T_ang,a, T_ang,b, b̃, λ, D, 1/D` × 4 lanes — all a velocity sweep reads; `J̃_lin = dir·(1/D)` is made in the sweep from the group's directions | 768 per 4 points |
+//! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b`, μ, isotropic `I⁻¹` of a and b, the rows' three directions (normal, tangents), range of wide points and of `T` blocks | 272 |
+//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J_ang,a, J_ang,b, b̃, λ, D, 1/D` × 4 lanes — all a velocity sweep reads; `J̃_lin = dir·(1/D)`, `J̃_ang = J_ang·(1/D)` and, for isotropic bodies, `T_ang = J_ang·c` are made in the sweep | 480 per 4 points |
+//! | `t` | [`WideT`]: the `T_ang` blocks of the wide points of groups with a body that is not isotropic (none in the standard scenes) | 288 per 4 points |
 //! | `side` | [`WideSide`]: beside each wide point, the split row's `b̃`, the lanes' separations (advanced between solve substeps) and the normal rows' `J̃ₙ·Vnc₀` | 48 per 4 points |
 //! | `lanes` | the contact store's point index behind each lane (`u32::MAX`: empty lane) | 16 per 4 points |
 //! | `at` | the lane of each store point, `4·wide point + lane` (for `unpack`) | 4 per point |
@@ -25,7 +26,13 @@
 //! longest in its group sees zero rows (`J̃ = T = b̃ = λ = 0`), which leave `λ` and `dV`
 //! at zero; an empty lane points both bodies at the dummy, whose `dV` stays zero because
 //! its `T` blocks are zero. Manifolds in a colour are sorted by point count first so
-//! groups are full.
+//! groups are full. Where the CPU has AVX, two groups run side by side in one eight-lane
+//! kernel (`wide_avx.rs`, in the units `plan_units` lays out), with the same bits.
+//!
+//! A sweep's time follows the instructions it issues and, once two groups run as one,
+//! the bytes it streams: building `J̃_ang` and `T_ang` in the sweep from the 96 bytes of
+//! `J_ang` instead of reading 192 bytes of blocks made `pyramid_40`'s Solve 12 % slower
+//! with one group at a time, and 13 % faster with two.
 //!
 //! The rows are built in their lanes (`wide_build.rs`) from the contact store's point
 //! inputs; the lanes hold the step's λ (warm start, sweeps, the summed impulses, the
@@ -66,16 +73,20 @@ impl WideVel {
     }
 }
 
-/// One row in four lanes (the fields of `jacobian::Row` but the linear block, 256
-/// bytes): the linear block `J̃_lin = dir·(1/D)` comes from the group's direction for
-/// the row (`Group::dir`) and `inv_d`, with the very multiply that built it, so a sweep
-/// streams 32 bytes less per row.
+/// One row in four lanes (160 bytes): the angular blocks `J_ang` of both bodies as built,
+/// not yet divided by `D`, and `b̃`, λ, `D`, `1/D`. A sweep makes the rest with the very
+/// multiplies that built them, so the bits stay: `J̃_lin = dir·(1/D)` from the group's
+/// direction for the row (`Group::dir`), `J̃_ang = J_ang·(1/D)`, and `T_ang = I⁻¹J_ang`
+/// either as `J_ang·c` for isotropic bodies (`I⁻¹ = c·1`, every box of the standard
+/// scenes: `c` is the group's per lane) or from the [`WideT`] blocks kept beside the
+/// rows for groups with other bodies. A sweep's time follows the bytes it streams: the
+/// row was 288 bytes with all blocks.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct WideRow {
-    pub j_ang_a: V3,
-    pub j_ang_b: V3,
-    pub t_ang_a: V3,
-    pub t_ang_b: V3,
+    /// `J_ang,a = −(r_a × d)`.
+    pub ang_a: V3,
+    /// `J_ang,b = r_b × d`.
+    pub ang_b: V3,
     pub b: Vec4,
     pub lambda: Vec4,
     pub d: Vec4,
@@ -90,33 +101,36 @@ impl WideRow {
         *dir * self.inv_d
     }
 
+    /// The angular blocks `J̃_ang,a`, `J̃_ang,b`.
+    #[inline(always)]
+    pub fn j_ang(&self) -> (V3, V3) {
+        (self.ang_a * self.inv_d, self.ang_b * self.inv_d)
+    }
+
     /// Every field zero in the lanes where `mask` is set (zero rows: no impulse, no
     /// velocity change).
     #[inline(always)]
     pub fn zero_where(self, mask: BVec4A) -> WideRow {
         let z = |v: Vec4| Vec4::select(mask, Vec4::ZERO, v);
         WideRow {
-            j_ang_a: self.j_ang_a.zero_where(mask),
-            j_ang_b: self.j_ang_b.zero_where(mask),
-            t_ang_a: self.t_ang_a.zero_where(mask),
-            t_ang_b: self.t_ang_b.zero_where(mask),
+            ang_a: self.ang_a.zero_where(mask),
+            ang_b: self.ang_b.zero_where(mask),
             b: z(self.b),
             lambda: z(self.lambda),
             d: z(self.d),
             inv_d: z(self.inv_d),
         }
     }
-}
 
-impl WideRow {
-    /// Lane `l` as a scalar row, for direction `dir`.
-    fn lane(&self, l: usize, dir: &V3) -> Row {
+    /// Lane `l` as a scalar row, for direction `dir` and `T` blocks `t`.
+    fn lane(&self, l: usize, dir: &V3, t: (V3, V3)) -> Row {
+        let (ja, jb) = self.j_ang();
         Row {
             j_lin: self.j_lin(dir).lane(l),
-            j_ang_a: self.j_ang_a.lane(l),
-            j_ang_b: self.j_ang_b.lane(l),
-            t_ang_a: self.t_ang_a.lane(l),
-            t_ang_b: self.t_ang_b.lane(l),
+            j_ang_a: ja.lane(l),
+            j_ang_b: jb.lane(l),
+            t_ang_a: t.0.lane(l),
+            t_ang_b: t.1.lane(l),
             b: self.b[l],
             lambda: self.lambda[l],
             d: self.d[l],
@@ -124,8 +138,41 @@ impl WideRow {
     }
 }
 
+/// The `T_ang = I⁻¹J_ang` blocks (a, b) of a wide point's three rows, for the groups
+/// whose bodies are not all isotropic (288 bytes; read-only after the build).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct WideT {
+    pub rows: [[V3; 2]; 3],
+}
+
+/// Where a group's kernel finds the `T_ang` blocks of row `k` of its wide point `i`.
+pub(crate) trait AngularT: Copy {
+    /// `(T_ang,a, T_ang,b)`.
+    fn t(&self, i: usize, k: usize, r: &WideRow) -> (V3, V3);
+}
+
+/// Every body of the group isotropic: `T_ang = J_ang·c` with the lanes' `c` of a and b
+/// (0 for a fixed body).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Isotropic(pub Vec4, pub Vec4);
+
+impl AngularT for Isotropic {
+    #[inline(always)]
+    fn t(&self, _: usize, _: usize, r: &WideRow) -> (V3, V3) {
+        (r.ang_a * self.0, r.ang_b * self.1)
+    }
+}
+
+impl AngularT for &[WideT] {
+    #[inline(always)]
+    fn t(&self, i: usize, k: usize, _: &WideRow) -> (V3, V3) {
+        let [a, b] = self[i].rows[k];
+        (a, b)
+    }
+}
+
 /// Point `k` of four manifolds: normal, first and second tangent rows — all a velocity
-/// sweep reads (768 bytes).
+/// sweep of a group of isotropic bodies reads (480 bytes).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct WidePoint {
     pub rows: [WideRow; 3],
@@ -222,9 +269,17 @@ pub(crate) struct Group {
     /// The lanes' row directions: the manifold's normal and its two tangents
     /// (`wide_build::tangents`, the rows' own), `Y` and its tangents in an empty lane.
     pub dir: [V3; 3],
+    /// The lanes' isotropic inverse inertia `c` (`I⁻¹ = c·1`) of bodies a and b, for a
+    /// group whose bodies are all isotropic (`t_blocks == false`; 0 for a fixed body).
+    inv_i_a: Vec4,
+    inv_i_b: Vec4,
     /// First wide point and number of wide points (the longest lane's point count).
     first: u32,
     count: u32,
+    /// The group's first [`WideT`] (`WideContacts::t`); it has `count` of them when
+    /// `t_blocks`, none otherwise.
+    t_first: u32,
+    t_blocks: bool,
     /// Lanes whose body a (bits 0–3) or body b (bits 4–7) can move: only those `dV`s
     /// are written back, so a static, kinematic or dummy body's entry is only ever read.
     movable: u8,
@@ -251,6 +306,23 @@ impl Group {
     /// Its wide points.
     pub(crate) fn range(&self) -> std::ops::Range<usize> {
         self.first as usize..(self.first + self.count) as usize
+    }
+
+    /// Its [`WideT`] blocks (empty for a group of isotropic bodies).
+    pub(crate) fn t_range(&self) -> std::ops::Range<usize> {
+        let n = if self.t_blocks { self.count } else { 0 };
+        self.t_first as usize..(self.t_first + n) as usize
+    }
+
+    /// Whether its bodies' `T_ang` blocks are kept in [`WideT`]s (some lane has a body
+    /// that can turn and is not isotropic).
+    pub(crate) fn t_blocks(&self) -> bool {
+        self.t_blocks
+    }
+
+    /// The lanes' isotropic inverse inertia of bodies a and b.
+    pub(crate) fn isotropic(&self) -> Isotropic {
+        Isotropic(self.inv_i_a, self.inv_i_b)
     }
 }
 
@@ -288,6 +360,8 @@ pub(crate) struct WideContacts {
     /// Scratch of `plan_units`.
     taken: Vec<bool>,
     points: Vec<WidePoint>,
+    /// The `T_ang` blocks of the groups that keep them ([`Group::t_range`]).
+    t: Vec<WideT>,
     /// Beside each wide point: what the passes between the sweeps read.
     side: Vec<WideSide>,
     lanes: Vec<[u32; 4]>,
@@ -347,6 +421,8 @@ fn plan_units(
     taken.resize(groups.len(), false);
     let fits = |g: &Group, h: &Group| {
         g.count == h.count
+            && !g.t_blocks
+            && !h.t_blocks
             && h.movable_bodies()
                 .all(|b| g.movable_bodies().all(|a| a != b))
     };
@@ -369,7 +445,7 @@ fn plan_units(
             }
             match open.take() {
                 // Within a level no two groups share a movable body.
-                Some(g) if groups[g as usize].count == groups[h as usize].count => {
+                Some(g) if fits(&groups[g as usize], &groups[h as usize]) => {
                     units.push([g, h]);
                 }
                 Some(g) => {
@@ -422,6 +498,7 @@ impl Relax for Sor {
 fn update<R: Relax>(
     r: &mut WideRow,
     jl: V3,
+    t: (V3, V3),
     lo: Vec4,
     hi: Vec4,
     omega: R,
@@ -434,7 +511,7 @@ fn update<R: Relax>(
     let new = omega.unclamped(r.lambda, r.b, jdv).max(lo).min(hi);
     let delta = new - r.lambda;
     r.lambda = new;
-    apply_impulse(r, jl, delta, ima, imb, va, vb);
+    apply_impulse(r, jl, t, delta, ima, imb, va, vb);
 }
 
 /// The two friction rows of a point in four lanes, both from the same `dV`
@@ -442,8 +519,8 @@ fn update<R: Relax>(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn friction_pair<R: Relax>(
-    (r1, j1): (&mut WideRow, V3),
-    (r2, j2): (&mut WideRow, V3),
+    (r1, j1, t1): (&mut WideRow, V3, (V3, V3)),
+    (r2, j2, t2): (&mut WideRow, V3, (V3, V3)),
     bound: Vec4,
     omega: R,
     ima: Vec4,
@@ -457,15 +534,18 @@ fn friction_pair<R: Relax>(
     let (d1, d2) = (n1 - r1.lambda, n2 - r2.lambda);
     r1.lambda = n1;
     r2.lambda = n2;
-    apply_impulse(r1, j1, d1, ima, imb, va, vb);
-    apply_impulse(r2, j2, d2, ima, imb, va, vb);
+    apply_impulse(r1, j1, t1, d1, ima, imb, va, vb);
+    apply_impulse(r2, j2, t2, d2, ima, imb, va, vb);
 }
 
-/// `dV += T·δ` of one row in four lanes (`pgs::apply_impulse` lane by lane).
+/// `dV += T·δ` of one row in four lanes (`pgs::apply_impulse` lane by lane), with the
+/// row's `T_ang` blocks `(ta, tb)`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn apply_impulse(
     r: &WideRow,
     jl: V3,
+    (ta, tb): (V3, V3),
     delta: Vec4,
     ima: Vec4,
     imb: Vec4,
@@ -474,15 +554,16 @@ fn apply_impulse(
 ) {
     let (dma, dmb) = (r.d * ima, r.d * imb);
     va.lin -= jl * (delta * dma);
-    va.ang += r.t_ang_a * delta;
+    va.ang += ta * delta;
     vb.lin += jl * (delta * dmb);
-    vb.ang += r.t_ang_b * delta;
+    vb.ang += tb * delta;
 }
 
 /// `J̃·dV` of one row in four lanes (`pgs::row_velocity` lane by lane).
 #[inline(always)]
 fn row_velocity(r: &WideRow, jl: V3, va: &WideVel, vb: &WideVel) -> Vec4 {
-    (r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang)) + jl.dot(vb.lin - va.lin)
+    let (ja, jb) = r.j_ang();
+    (ja.dot(va.ang) + jb.dot(vb.ang)) + jl.dot(vb.lin - va.lin)
 }
 
 #[inline(always)]
@@ -524,11 +605,29 @@ pub(crate) fn scatter<V: Velocities + ?Sized>(dv: &mut V, idx: [u32; 4], movable
 }
 
 /// One group: gather, the points in order (forward or backward), scatter. `pts` are
-/// the group's own wide points.
+/// the group's own wide points, `t` its [`WideT`] blocks (empty for a group of
+/// isotropic bodies).
 #[inline(always)]
 pub(crate) fn solve_group<V: Velocities + ?Sized, R: Relax>(
     g: &Group,
     pts: &mut [WidePoint],
+    t: &[WideT],
+    dv: &mut V,
+    omega: R,
+    back: bool,
+) {
+    if g.t_blocks {
+        solve_group_with(g, pts, t, dv, omega, back);
+    } else {
+        solve_group_with(g, pts, g.isotropic(), dv, omega, back);
+    }
+}
+
+#[inline(always)]
+fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
+    g: &Group,
+    pts: &mut [WidePoint],
+    t: A,
     dv: &mut V,
     omega: R,
     back: bool,
@@ -537,40 +636,92 @@ pub(crate) fn solve_group<V: Velocities + ?Sized, R: Relax>(
     let mut vb = gather(dv, g.b);
     let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
     let [dn, d1, d2] = &g.dir;
-    let point = |p: &mut WidePoint| {
+    let point = |(i, p): (usize, &mut WidePoint)| {
         let bound = (g.friction * p.rows[0].lambda).max(Vec4::ZERO);
         let [rn, r1, r2] = &mut p.rows;
         let (j1, j2, jn) = (r1.j_lin(d1), r2.j_lin(d2), rn.j_lin(dn));
-        friction_pair((r1, j1), (r2, j2), bound, omega, ima, imb, &mut va, &mut vb);
+        let (t1, t2, tn) = (t.t(i, 1, r1), t.t(i, 2, r2), t.t(i, 0, rn));
+        friction_pair(
+            (r1, j1, t1),
+            (r2, j2, t2),
+            bound,
+            omega,
+            ima,
+            imb,
+            &mut va,
+            &mut vb,
+        );
         let inf = Vec4::splat(f32::INFINITY);
-        update(rn, jn, Vec4::ZERO, inf, omega, ima, imb, &mut va, &mut vb);
+        update(
+            rn,
+            jn,
+            tn,
+            Vec4::ZERO,
+            inf,
+            omega,
+            ima,
+            imb,
+            &mut va,
+            &mut vb,
+        );
     };
-    pgs::each_mut(pts, back, point);
+    if back {
+        pts.iter_mut().enumerate().rev().for_each(point);
+    } else {
+        pts.iter_mut().enumerate().for_each(point);
+    }
     scatter(dv, g.a, g.movable, &va);
     scatter(dv, g.b, g.movable >> 4, &vb);
 }
 
 /// `dV += T·λ` for one group's (warm) impulses.
 #[inline(always)]
-fn warm_group(g: &Group, pts: &[WidePoint], dv: &mut [Velocity]) {
+fn warm_group(g: &Group, pts: &[WidePoint], t: &[WideT], dv: &mut [Velocity]) {
+    if g.t_blocks {
+        warm_group_with(g, pts, t, dv);
+    } else {
+        warm_group_with(g, pts, g.isotropic(), dv);
+    }
+}
+
+#[inline(always)]
+fn warm_group_with<A: AngularT>(g: &Group, pts: &[WidePoint], t: A, dv: &mut [Velocity]) {
     let mut va = gather(dv, g.a);
     let mut vb = gather(dv, g.b);
-    for p in pts {
-        for (r, dir) in p.rows.iter().zip(&g.dir) {
+    for (i, p) in pts.iter().enumerate() {
+        for (k, (r, dir)) in p.rows.iter().zip(&g.dir).enumerate() {
             let (jl, (ima, imb)) = (r.j_lin(dir), (g.inv_mass_a, g.inv_mass_b));
-            apply_impulse(r, jl, r.lambda, ima, imb, &mut va, &mut vb);
+            let tk = t.t(i, k, r);
+            apply_impulse(r, jl, tk, r.lambda, ima, imb, &mut va, &mut vb);
         }
     }
     scatter(dv, g.a, g.movable, &va);
     scatter(dv, g.b, g.movable >> 4, &vb);
 }
 
-/// One group of the split-impulse position pass (normal rows, `b̃` = split `b̃`); `pts`
-/// and `lambda` are the group's own.
+/// One group of the split-impulse position pass (normal rows, `b̃` = split `b̃`); `pts`,
+/// `t` and `lambda` are the group's own.
 #[inline(always)]
 pub(crate) fn split_group<V: Velocities + ?Sized>(
     g: &Group,
     pts: &[WidePoint],
+    t: &[WideT],
+    side: &[WideSide],
+    lambda: &mut [Vec4],
+    pseudo: &mut V,
+) {
+    if g.t_blocks {
+        split_group_with(g, pts, t, side, lambda, pseudo);
+    } else {
+        split_group_with(g, pts, g.isotropic(), side, lambda, pseudo);
+    }
+}
+
+#[inline(always)]
+fn split_group_with<V: Velocities + ?Sized, A: AngularT>(
+    g: &Group,
+    pts: &[WidePoint],
+    t: A,
     side: &[WideSide],
     lambda: &mut [Vec4],
     pseudo: &mut V,
@@ -578,7 +729,7 @@ pub(crate) fn split_group<V: Velocities + ?Sized>(
     let mut va = gather(pseudo, g.a);
     let mut vb = gather(pseudo, g.b);
     let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
-    for ((p, side), l) in pts.iter().zip(side).zip(lambda) {
+    for (i, ((p, side), l)) in pts.iter().zip(side).zip(lambda).enumerate() {
         // Rows with nothing to correct and no impulse yet sit the pass out (as in
         // `pgs::split_sweep`): their lanes keep λ = 0 and apply no impulse.
         let idle = side.split_b.cmpeq(Vec4::ZERO) & l.cmpeq(Vec4::ZERO);
@@ -594,7 +745,7 @@ pub(crate) fn split_group<V: Velocities + ?Sized>(
         let new = Vec4::select(idle, Vec4::ZERO, new);
         let delta = new - *l;
         *l = new;
-        apply_impulse(r, jl, delta, ima, imb, &mut va, &mut vb);
+        apply_impulse(r, jl, t.t(i, 0, r), delta, ima, imb, &mut va, &mut vb);
     }
     scatter(pseudo, g.a, g.movable, &va);
     scatter(pseudo, g.b, g.movable >> 4, &vb);
@@ -637,21 +788,46 @@ impl WideContacts {
             &self.fixed,
             order,
         );
-        let reuse = self.coloring.reused && store.manifold_points == self.last_points;
+        // A body's isotropic inverse inertia `c` (`I⁻¹ = c·1`; 0 for a fixed body), or
+        // `None`: its `T_ang` blocks need the whole matrix.
+        let fixed = &self.fixed;
+        let iso = |i: u32| {
+            let m = &bodies.inv_inertia[i as usize];
+            if fixed[i as usize] {
+                Some(0.0)
+            } else {
+                crate::integrate::is_isotropic(m).then_some(m.x_axis.x)
+            }
+        };
+        let mut reuse = self.coloring.reused && store.manifold_points == self.last_points;
         if reuse {
             // The same colouring over the same manifolds and points: the same groups and
-            // lanes. Only what the bodies and materials may have changed is read again.
-            for g in &mut self.groups {
+            // lanes. Only what the bodies and materials may have changed is read again
+            // (a body whose inertia stopped or started being isotropic regroups).
+            'groups: for g in &mut self.groups {
                 for (l, &i) in self.lanes[g.first as usize].iter().enumerate() {
                     if i != u32::MAX {
                         let first = &pts[i as usize];
                         g.inv_mass_a[l] = bodies.inv_mass[first.a as usize];
                         g.inv_mass_b[l] = bodies.inv_mass[first.b as usize];
                         g.friction[l] = first.friction;
+                        if !g.t_blocks {
+                            match (iso(first.a), iso(first.b)) {
+                                (Some(ca), Some(cb)) => {
+                                    g.inv_i_a[l] = ca;
+                                    g.inv_i_b[l] = cb;
+                                }
+                                _ => {
+                                    reuse = false;
+                                    break 'groups;
+                                }
+                            }
+                        }
                     }
                 }
             }
-        } else {
+        }
+        if !reuse {
             self.last_points.clear();
             self.last_points.extend_from_slice(&store.manifold_points);
             self.groups.clear();
@@ -659,6 +835,7 @@ impl WideContacts {
             self.lanes.clear();
             self.at.clear();
             self.at.resize(pts.len(), u32::MAX);
+            let mut t_next = 0;
             for c in 0..self.coloring.used() {
                 let start = self.groups.len() as u32;
                 self.sorted.clear();
@@ -670,6 +847,7 @@ impl WideContacts {
                     let mut g = Group {
                         first: self.lanes.len() as u32,
                         count: chunk.iter().map(|&m| mp[m as usize].1).max().unwrap_or(0),
+                        t_first: t_next,
                         ..Group::default()
                     };
                     self.lanes
@@ -682,14 +860,24 @@ impl WideContacts {
                         g.inv_mass_a[l] = bodies.inv_mass[first.a as usize];
                         g.inv_mass_b[l] = bodies.inv_mass[first.b as usize];
                         g.friction[l] = first.friction;
-                        let movable = |i: u32| !self.fixed[i as usize];
+                        let movable = |i: u32| !fixed[i as usize];
                         g.movable |=
                             u8::from(movable(first.a)) << l | u8::from(movable(first.b)) << (l + 4);
+                        match (iso(first.a), iso(first.b)) {
+                            (Some(ca), Some(cb)) => {
+                                g.inv_i_a[l] = ca;
+                                g.inv_i_b[l] = cb;
+                            }
+                            _ => g.t_blocks = true,
+                        }
                         for k in 0..n {
                             let (i, w) = (s + k, g.first + k);
                             self.lanes[w as usize][l] = i;
                             self.at[i as usize] = 4 * w + l as u32;
                         }
+                    }
+                    if g.t_blocks {
+                        t_next += g.count;
                     }
                     self.groups.push(g);
                 }
@@ -712,6 +900,9 @@ impl WideContacts {
         self.points.resize(n, WidePoint::default());
         self.side.truncate(n);
         self.side.resize(n, WideSide::default());
+        let nt = self.groups.last().map_or(0, |g| g.t_range().end);
+        self.t.truncate(nt);
+        self.t.resize(nt, WideT::default());
         // With `warm` (the solve's `dV`, at zero) and the rows built on this thread, each
         // group's warm impulses go in right after its rows are built, while they are in
         // cache: `warm_start`'s sums, group by group in the same order.
@@ -719,10 +910,15 @@ impl WideContacts {
             Some(dv) if !store.pool => {
                 for g in &mut self.groups {
                     let (r, inputs) = (g.range(), &store.inputs);
-                    let pts = &mut self.points[r.clone()];
-                    let side = &mut self.side[r.clone()];
-                    wide_build::build_group(g, pts, side, &self.lanes[r], inputs, bodies, params);
-                    warm_group(g, pts, dv);
+                    let rows = wide_build::GroupRows {
+                        pts: &mut self.points[r.clone()],
+                        t: &mut self.t[g.t_range()],
+                        side: &mut self.side[r.clone()],
+                        lanes: &self.lanes[r],
+                    };
+                    wide_build::build_group(g, rows, inputs, bodies, params);
+                    let r = g.range();
+                    warm_group(g, &self.points[r], &self.t[g.t_range()], dv);
                 }
                 true
             }
@@ -730,12 +926,14 @@ impl WideContacts {
                 wide_build::each_group(
                     store.pool,
                     &mut self.groups,
-                    &mut self.points,
-                    &mut self.side,
-                    &self.lanes,
-                    &|g, pts, side, lanes| {
-                        let inputs = &store.inputs;
-                        wide_build::build_group(g, pts, side, lanes, inputs, bodies, params);
+                    wide_build::GroupRows {
+                        pts: &mut self.points,
+                        t: &mut self.t,
+                        side: &mut self.side,
+                        lanes: &self.lanes,
+                    },
+                    &|g, rows| {
+                        wide_build::build_group(g, rows, &store.inputs, bodies, params);
                     },
                 );
                 false
@@ -825,20 +1023,22 @@ impl WideContacts {
                     self.pairs.solve([g, h], p0, p1, dv, back);
                 }
                 _ => {
-                    solve_group(g, &mut self.points[g.range()], dv, w, back);
+                    let t = &self.t[g.t_range()];
+                    solve_group(g, &mut self.points[g.range()], t, dv, w, back);
                     if let Some(h) = h {
-                        solve_group(h, &mut self.points[h.range()], dv, w, back);
+                        let t = &self.t[h.t_range()];
+                        solve_group(h, &mut self.points[h.range()], t, dv, w, back);
                     }
                 }
             }
             if let Some(last) = last.as_deref_mut() {
                 for g in std::iter::once(g).chain(h) {
-                    let r = g.range();
+                    let (r, t) = (g.range(), &self.t[g.t_range()]);
                     let pts = &self.points[r.clone()];
                     if let Some(pseudo) = last.split.as_deref_mut() {
                         let (side, lambda) =
                             (&self.side[r.clone()], &mut self.split_lambda[r.clone()]);
-                        split_group(g, pts, side, lambda, pseudo);
+                        split_group(g, pts, t, side, lambda, pseudo);
                     }
                     if last.sum {
                         for (sum, p) in self.impulse[r].iter_mut().zip(pts) {
@@ -881,8 +1081,14 @@ impl WideContacts {
         mut last: LastSweep<'_>,
     ) {
         if self.parallel(joints.len()) && !symmetric {
-            self.schedule
-                .velocity_sweeps(&self.groups, &mut self.points, dv, iterations, omega);
+            self.schedule.velocity_sweeps(
+                &self.groups,
+                &mut self.points,
+                &self.t,
+                dv,
+                iterations,
+                omega,
+            );
             dv[0] = Velocity::ZERO;
             return;
         }
@@ -911,11 +1117,14 @@ impl WideContacts {
         wide_build::each_group(
             self.pool,
             &mut self.groups,
-            &mut self.points,
-            &mut self.side,
-            &self.lanes,
-            &|g, pts, side, _| {
-                refresh_group(g, pts, side, moved, h, params);
+            wide_build::GroupRows {
+                pts: &mut self.points,
+                t: &mut self.t,
+                side: &mut self.side,
+                lanes: &self.lanes,
+            },
+            &|g, rows| {
+                refresh_group(g, rows.pts, rows.side, moved, h, params);
             },
         );
         if let Some(store) = lambda_from {
@@ -944,7 +1153,7 @@ impl WideContacts {
     /// are the store's).
     pub fn warm_start(&self, dv: &mut [Velocity]) {
         for g in &self.groups {
-            warm_group(g, &self.points[g.range()], dv);
+            warm_group(g, &self.points[g.range()], &self.t[g.t_range()], dv);
         }
     }
 
@@ -976,7 +1185,17 @@ impl WideContacts {
                     inv_mass_b: g.inv_mass_b[l],
                     friction: input.friction,
                     b_vel: self.side[w].b_vel[l],
-                    rows: std::array::from_fn(|k| self.points[w].rows[k].lane(l, &g.dir[k])),
+                    rows: std::array::from_fn(|k| {
+                        let r = &self.points[w].rows[k];
+                        let t = if g.t_blocks {
+                            let [ta, tb] =
+                                self.t[g.t_first as usize + w - g.first as usize].rows[k];
+                            (ta, tb)
+                        } else {
+                            g.isotropic().t(0, k, r)
+                        };
+                        r.lane(l, &g.dir[k], t)
+                    }),
                 }
             }));
     }
@@ -1049,6 +1268,7 @@ impl WideContacts {
             self.schedule.split_sweeps(
                 &self.groups,
                 &self.points,
+                &self.t,
                 &self.side,
                 &mut self.split_lambda,
                 pseudo,
@@ -1070,6 +1290,7 @@ impl WideContacts {
             split_group(
                 g,
                 &self.points[r.clone()],
+                &self.t[g.t_range()],
                 &self.side[r.clone()],
                 &mut self.split_lambda[r],
                 pseudo,
@@ -1093,6 +1314,11 @@ impl WideContacts {
         }
     }
 }
+
+const _: () = assert!(std::mem::size_of::<WideRow>() == 160);
+const _: () = assert!(std::mem::size_of::<WidePoint>() == 480);
+const _: () = assert!(std::mem::size_of::<WideT>() == 288);
+const _: () = assert!(std::mem::size_of::<Group>() == 272);
 
 #[cfg(test)]
 mod tests {

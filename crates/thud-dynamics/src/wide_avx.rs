@@ -12,13 +12,14 @@
 //! order (`(x·x + y·y) + z·z` dot products, `max` and `min` with the same operand order,
 //! negation as a sign flip), and AVX rounds as SSE does, so a pair gives the single
 //! kernel's bits (`tests::pairs_give_the_single_kernels_bits` in `wide.rs`). Pairs are
-//! taken only for groups with the same number of wide points, in Gauss-Seidel sweeps
-//! (ω = 1) on one thread; the caller checks that the CPU has AVX ([`available`]).
+//! taken only for groups with the same number of wide points and only isotropic bodies
+//! (their `T_ang = J_ang·c` made in the kernel, no `WideT` blocks), in Gauss-Seidel
+//! sweeps (ω = 1) on one thread; [`PairKernel::detect`] picks the kernel the CPU runs.
 //!
 //! The kernel is an `unsafe fn` only because it is compiled for AVX
 //! (`#[target_feature]`): calling it on a CPU without AVX would be undefined, so its one
-//! caller (`WideContacts::sweep`) checks [`available`] first. Inside, everything is
-//! safe code on values.
+//! caller ([`PairKernel::solve`]) runs it only where [`PairKernel::detect`] found the
+//! features. Inside, everything is safe code on values.
 
 #![allow(unsafe_code)]
 
@@ -106,8 +107,8 @@ impl PairKernel {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx => unsafe { solve_pair_avx(g, p0, p1, dv, back) },
             Isa::None => {
-                solve_group(g[0], p0, dv, GaussSeidel, back);
-                solve_group(g[1], p1, dv, GaussSeidel, back);
+                solve_group(g[0], p0, &[], dv, GaussSeidel, back);
+                solve_group(g[1], p1, &[], dv, GaussSeidel, back);
             }
         }
     }
@@ -316,14 +317,18 @@ mod kernel {
         /// linear block: `dir·(1/D)`).
         #[target_feature(enable = "avx")]
         #[inline]
-        fn join(r0: &WideRow, r1: &WideRow, dir: V8) -> Row8 {
+        fn join(r0: &WideRow, r1: &WideRow, dir: V8, (ca, cb): (F8, F8)) -> Row8 {
             let inv_d = F8::join(r0.inv_d, r1.inv_d);
+            let (ja, jb) = (
+                V8::join(&r0.ang_a, &r1.ang_a),
+                V8::join(&r0.ang_b, &r1.ang_b),
+            );
             Row8 {
                 j_lin: dir.scale(inv_d),
-                j_ang_a: V8::join(&r0.j_ang_a, &r1.j_ang_a),
-                j_ang_b: V8::join(&r0.j_ang_b, &r1.j_ang_b),
-                t_ang_a: V8::join(&r0.t_ang_a, &r1.t_ang_a),
-                t_ang_b: V8::join(&r0.t_ang_b, &r1.t_ang_b),
+                j_ang_a: ja.scale(inv_d),
+                j_ang_b: jb.scale(inv_d),
+                t_ang_a: ja.scale(ca),
+                t_ang_b: jb.scale(cb),
                 b: F8::join(r0.b, r1.b),
                 lambda: F8::join(r0.lambda, r1.lambda),
                 d: F8::join(r0.d, r1.d),
@@ -368,7 +373,7 @@ mod kernel {
     /// The kernel, compiled once per instruction set: `$name` for `$feature`.
     macro_rules! pair_kernel {
         ($name:ident, $feature:literal) => {
-            /// One Gauss-Seidel sweep of two groups (see [`PairKernel::solve`]).
+            /// One Gauss-Seidel sweep of two groups (see `PairKernel::solve`).
             ///
             /// # Safety
             ///
@@ -387,6 +392,8 @@ mod kernel {
                 let ima = F8::join(g[0].inv_mass_a, g[1].inv_mass_a);
                 let imb = F8::join(g[0].inv_mass_b, g[1].inv_mass_b);
                 let friction = F8::join(g[0].friction(), g[1].friction());
+                let (i0, i1) = (g[0].isotropic(), g[1].isotropic());
+                let inv_i = (F8::join(i0.0, i1.0), F8::join(i0.1, i1.1));
                 let (zero, inf) = (F8::splat(0.0), F8::splat(f32::INFINITY));
                 // The rows' directions, joined once for all the points.
                 let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
@@ -395,7 +402,7 @@ mod kernel {
                 for k in 0..n {
                     let k = if back { n - 1 - k } else { k };
                     let (w0, w1) = (&mut p0[k], &mut p1[k]);
-                    let row = |r: usize| Row8::join(&w0.rows[r], &w1.rows[r], dirs[r]);
+                    let row = |r: usize| Row8::join(&w0.rows[r], &w1.rows[r], dirs[r], inv_i);
                     let (rn, r1, r2) = (row(0), row(1), row(2));
                     // The friction rows from the same `dV`, bounded by ±μλₙ (`wide::friction_pair`).
                     let bound = friction.mul(rn.lambda).max(zero);

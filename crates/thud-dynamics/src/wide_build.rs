@@ -23,21 +23,27 @@
 //! rows only for the steps that read them (`ContactStore::build_rows`: the exact mode,
 //! the overflow set, restitution).
 
-use glam::{Vec3, Vec4};
+use glam::{BVec4A, Vec3, Vec4};
 use rayon::join;
 
 use crate::contact::parallel_points;
+use crate::integrate::is_isotropic;
 use crate::jacobian::{BuildParams, PointInput};
 use crate::lanes::{M3, V3, clamp};
 use crate::solver_body::SolverBodies;
-use crate::wide::{Group, WidePoint, WideRow, WideSide, WideVel};
+use crate::wide::{Group, WidePoint, WideRow, WideSide, WideT, WideVel};
 
 /// What the rows of a group need of its bodies, lane by lane (gathered once).
 struct GroupBodies {
     com_a: V3,
     com_b: V3,
-    inv_i_a: M3,
-    inv_i_b: M3,
+    /// The lanes' isotropic inverse inertia `c` (`I⁻¹ = c·1`) of a and b, where `iso_a`
+    /// / `iso_b` is set (every lane in a group without [`WideT`] blocks).
+    c_a: Vec4,
+    c_b: Vec4,
+    /// Only for a group with [`WideT`] blocks: the lanes' world `I⁻¹` and which lanes'
+    /// bodies are isotropic.
+    full: Option<(M3, M3, BVec4A, BVec4A)>,
     vnc_a: WideVel,
     vnc_b: WideVel,
     /// `1/m_a + 1/m_b`.
@@ -49,8 +55,9 @@ impl GroupBodies {
         let mut out = GroupBodies {
             com_a: V3::default(),
             com_b: V3::default(),
-            inv_i_a: M3::default(),
-            inv_i_b: M3::default(),
+            c_a: Vec4::ZERO,
+            c_b: Vec4::ZERO,
+            full: None,
             vnc_a: WideVel::default(),
             vnc_b: WideVel::default(),
             lin_mass: g.inv_mass_a + g.inv_mass_b,
@@ -59,35 +66,66 @@ impl GroupBodies {
             let (a, b) = (g.a[l] as usize, g.b[l] as usize);
             out.com_a.set(l, bodies.com[a]);
             out.com_b.set(l, bodies.com[b]);
-            out.inv_i_a.set(l, &bodies.inv_inertia[a]);
-            out.inv_i_b.set(l, &bodies.inv_inertia[b]);
             out.vnc_a.set(l, bodies.vnc[a]);
             out.vnc_b.set(l, bodies.vnc[b]);
+        }
+        if g.t_blocks() {
+            let (mut ia, mut ib) = (M3::default(), M3::default());
+            let (mut iso_a, mut iso_b) = ([false; 4], [false; 4]);
+            for l in 0..4 {
+                let (a, b) = (
+                    &bodies.inv_inertia[g.a[l] as usize],
+                    &bodies.inv_inertia[g.b[l] as usize],
+                );
+                ia.set(l, a);
+                ib.set(l, b);
+                iso_a[l] = is_isotropic(a);
+                iso_b[l] = is_isotropic(b);
+                out.c_a[l] = a.x_axis.x;
+                out.c_b[l] = b.x_axis.x;
+            }
+            out.full = Some((ia, ib, BVec4A::from(iso_a), BVec4A::from(iso_b)));
+        } else {
+            let iso = g.isotropic();
+            (out.c_a, out.c_b) = (iso.0, iso.1);
         }
         out
     }
 
-    /// One row for unit directions `d` at lever arms `r_a`, `r_b` (`jacobian::Pair::row`).
+    /// `T_ang = I⁻¹J_ang` of both bodies (`jacobian::Pair::row`'s: `J_ang·c` for an
+    /// isotropic body).
     #[inline(always)]
-    fn row(&self, d: V3, r_a: V3, r_b: V3) -> WideRow {
+    fn t(&self, ja: V3, jb: V3) -> (V3, V3) {
+        let (ta, tb) = (ja * self.c_a, jb * self.c_b);
+        match &self.full {
+            None => (ta, tb),
+            Some((ia, ib, iso_a, iso_b)) => (
+                V3::select(*iso_a, ta, *ia * ja),
+                V3::select(*iso_b, tb, *ib * jb),
+            ),
+        }
+    }
+
+    /// One row for unit directions `d` at lever arms `r_a`, `r_b` (`jacobian::Pair::row`),
+    /// and its `T_ang` blocks.
+    #[inline(always)]
+    fn row(&self, d: V3, r_a: V3, r_b: V3) -> (WideRow, [V3; 2]) {
         let ja = -r_a.cross(d);
         let jb = r_b.cross(d);
-        let ta = self.inv_i_a * ja;
-        let tb = self.inv_i_b * jb;
+        let (ta, tb) = self.t(ja, jb);
         let diag = self.lin_mass + ja.dot(ta) + jb.dot(tb);
         let inv_d = Vec4::select(diag.cmpgt(Vec4::ZERO), Vec4::ONE / diag, Vec4::ZERO);
         let (va, vb) = (&self.vnc_a, &self.vnc_b);
         let jv = d.dot(vb.lin - va.lin) + ja.dot(va.ang) + jb.dot(vb.ang);
-        WideRow {
-            j_ang_a: ja * inv_d,
-            j_ang_b: jb * inv_d,
-            t_ang_a: ta,
-            t_ang_b: tb,
+        let row = WideRow {
+            ang_a: ja,
+            ang_b: jb,
             b: jv * inv_d,
             lambda: Vec4::ZERO,
             d: diag,
             inv_d,
-        }
+        };
+        (row, [ta, tb])
     }
 }
 
@@ -104,13 +142,18 @@ fn tangents(n: V3) -> (V3, V3) {
     (t1, n.cross(t1))
 }
 
-/// The rows of one group's wide points `pts` (its lanes' store points `lanes`).
-#[allow(clippy::too_many_arguments)]
+/// A run of groups' rows: their wide points, [`WideT`] blocks, side data and lanes.
+pub(crate) struct GroupRows<'a> {
+    pub pts: &'a mut [WidePoint],
+    pub t: &'a mut [WideT],
+    pub side: &'a mut [WideSide],
+    pub lanes: &'a [[u32; 4]],
+}
+
+/// The rows of one group (its wide points, with its lanes' store points `rows.lanes`).
 pub(crate) fn build_group(
     g: &mut Group,
-    pts: &mut [WidePoint],
-    side: &mut [WideSide],
-    lanes: &[[u32; 4]],
+    rows: GroupRows<'_>,
     inputs: &[PointInput],
     bodies: &SolverBodies,
     s: &BuildParams,
@@ -123,6 +166,12 @@ pub(crate) fn build_group(
     );
     let max_correction = Vec4::splat(s.max_correction);
     let warm_start = Vec4::splat(s.warm_start);
+    let GroupRows {
+        pts,
+        t,
+        side,
+        lanes,
+    } = rows;
     for (wi, ((wp, ws), lanes)) in pts.iter_mut().zip(side.iter_mut()).zip(lanes).enumerate() {
         // The lanes' points; a lane without one computes on a unit normal and is zeroed.
         let mut n = V3::default();
@@ -152,11 +201,16 @@ pub(crate) fn build_group(
         }
         let r_a = p - gb.com_a;
         let r_b = p - gb.com_b;
-        let mut rows = [
+        let [(rn, bn), (r1, b1), (r2, b2)] = [
             gb.row(n, r_a, r_b),
             gb.row(t1, r_a, r_b),
             gb.row(t2, r_a, r_b),
         ];
+        if let Some(blocks) = t.get_mut(wi) {
+            let dead = !live;
+            blocks.rows = [bn, b1, b2].map(|tk| tk.map(|v| v.zero_where(dead)));
+        }
+        let mut rows = [rn, r1, r2];
 
         let b_vel = rows[0].b;
         // `jacobian::stabilize` on the normal row.
@@ -188,37 +242,77 @@ pub(crate) fn build_group(
     }
 }
 
-/// `f(group, its wide points, its lanes)` for every group, on the pool's threads when
-/// the step allows it (`pool`, `contact::pool_points`) and there are enough points (groups are independent; their points are contiguous and in
-/// group order, so the slices split without allocating).
+/// `f(group, its rows)` for every group, on the pool's threads when the step allows it
+/// (`pool`, `contact::pool_points`) and there are enough points (groups are independent;
+/// their points and blocks are contiguous and in group order, so the slices split
+/// without allocating).
 pub(crate) fn each_group(
     pool: bool,
     groups: &mut [Group],
-    points: &mut [WidePoint],
-    side: &mut [WideSide],
-    lanes: &[[u32; 4]],
-    f: &(impl Fn(&mut Group, &mut [WidePoint], &mut [WideSide], &[[u32; 4]]) + Sync),
+    rows: GroupRows<'_>,
+    f: &(impl Fn(&mut Group, GroupRows<'_>) + Sync),
 ) {
     // Below this many wide points a part runs serially.
     const PART: usize = 256;
     let first = groups.first().map_or(0, |g| g.range().start);
-    if groups.len() > 1 && points.len() > PART && parallel_points(4 * points.len(), pool) {
+    let t_first = groups.first().map_or(0, |g| g.t_range().start);
+    let GroupRows {
+        pts,
+        t,
+        side,
+        lanes,
+    } = rows;
+    if groups.len() > 1 && pts.len() > PART && parallel_points(4 * pts.len(), pool) {
         let mid = groups.len() / 2;
         let cut = groups[mid].range().start - first;
+        let t_cut = groups[mid].t_range().start - t_first;
         let (g0, g1) = groups.split_at_mut(mid);
-        let (p0, p1) = points.split_at_mut(cut);
+        let (p0, p1) = pts.split_at_mut(cut);
+        let (t0, t1) = t.split_at_mut(t_cut);
         let (s0, s1) = side.split_at_mut(cut);
         let (l0, l1) = lanes.split_at(cut);
         join(
-            || each_group(pool, g0, p0, s0, l0, f),
-            || each_group(pool, g1, p1, s1, l1, f),
+            || {
+                each_group(
+                    pool,
+                    g0,
+                    GroupRows {
+                        pts: p0,
+                        t: t0,
+                        side: s0,
+                        lanes: l0,
+                    },
+                    f,
+                )
+            },
+            || {
+                each_group(
+                    pool,
+                    g1,
+                    GroupRows {
+                        pts: p1,
+                        t: t1,
+                        side: s1,
+                        lanes: l1,
+                    },
+                    f,
+                )
+            },
         );
         return;
     }
     for g in groups {
         let r = g.range();
         let r = r.start - first..r.end - first;
-        f(g, &mut points[r.clone()], &mut side[r.clone()], &lanes[r]);
+        let tr = g.t_range();
+        let tr = tr.start - t_first..tr.end - t_first;
+        let rows = GroupRows {
+            pts: &mut pts[r.clone()],
+            t: &mut t[tr],
+            side: &mut side[r.clone()],
+            lanes: &lanes[r],
+        };
+        f(g, rows);
     }
 }
 
@@ -238,6 +332,14 @@ mod tests {
     /// the scalar builder's bit for bit, with split impulse and with Baumgarte.
     #[test]
     fn lanes_hold_the_scalar_builders_rows_bit_for_bit() {
+        // Bodies 2 and 5 isotropic beside full tensors (groups with `WideT` blocks, whose
+        // isotropic lanes take `T = J·c`), then every body isotropic (groups without).
+        for iso_every in [3, 1] {
+            check_lanes_against_scalar_rows(|k| k % iso_every == 1 % iso_every);
+        }
+    }
+
+    fn check_lanes_against_scalar_rows(isotropic: impl Fn(u32) -> bool) {
         let dt = 1.0 / 60.0;
         let mut bodies = SolverBodies::default();
         bodies.reset();
@@ -249,7 +351,11 @@ mod tests {
                 0.7,
                 -0.2 * t,
             ));
-            let inv_i = rot * Mat3::from_diagonal(Vec3::new(6.0, 3.0 + t, 1.5)) * rot.transpose();
+            let inv_i = if isotropic(k) {
+                Mat3::from_diagonal(Vec3::splat(4.0 + t))
+            } else {
+                rot * Mat3::from_diagonal(Vec3::new(6.0, 3.0 + t, 1.5)) * rot.transpose()
+            };
             let u = Velocity {
                 lin: Vec3::new(0.1 * t, -0.2, 0.05),
                 ang: Vec3::new(0.3, -0.1 * t, 0.7),
