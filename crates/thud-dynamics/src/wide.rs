@@ -212,6 +212,7 @@ impl WidePoint {
 /// first substep plus the stabilization for that separation. The friction rows keep
 /// their `b̃`: the bodies' `dV` carries how far `Vnc` has moved since
 /// (`docs/dynamics.md`). Empty lanes (`D = 0`) stay zero.
+#[inline(always)]
 fn refresh_group<V: Velocities + ?Sized>(
     g: &Group,
     pts: &mut [WidePoint],
@@ -636,7 +637,10 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
     let mut vb = gather(dv, g.b);
     let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
     let [dn, d1, d2] = &g.dir;
-    let point = |(i, p): (usize, &mut WidePoint)| {
+    let n = pts.len();
+    for k in 0..n {
+        let i = if back { n - 1 - k } else { k };
+        let p = &mut pts[i];
         let bound = (g.friction * p.rows[0].lambda).max(Vec4::ZERO);
         let [rn, r1, r2] = &mut p.rows;
         let (j1, j2, jn) = (r1.j_lin(d1), r2.j_lin(d2), rn.j_lin(dn));
@@ -664,11 +668,6 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
             &mut va,
             &mut vb,
         );
-    };
-    if back {
-        pts.iter_mut().enumerate().rev().for_each(point);
-    } else {
-        pts.iter_mut().enumerate().for_each(point);
     }
     scatter(dv, g.a, g.movable, &va);
     scatter(dv, g.b, g.movable >> 4, &vb);
@@ -906,20 +905,27 @@ impl WideContacts {
         // With `warm` (the solve's `dV`, at zero) and the rows built on this thread, each
         // group's warm impulses go in right after its rows are built, while they are in
         // cache: `warm_start`'s sums, group by group in the same order.
+        let kernel = self.pairs;
         let warmed = match warm {
             Some(dv) if !store.pool => {
-                for g in &mut self.groups {
-                    let (r, inputs) = (g.range(), &store.inputs);
-                    let rows = wide_build::GroupRows {
-                        pts: &mut self.points[r.clone()],
-                        t: &mut self.t[g.t_range()],
-                        side: &mut self.side[r.clone()],
-                        lanes: &self.lanes[r],
-                    };
-                    wide_build::build_group(g, rows, inputs, bodies, params);
-                    let r = g.range();
-                    warm_group(g, &self.points[r], &self.t[g.t_range()], dv);
-                }
+                // Compiled for the CPU's vector instructions (`PairKernel::run`).
+                self.pairs.run(
+                    #[inline(always)]
+                    || {
+                        for g in &mut self.groups {
+                            let (r, inputs) = (g.range(), &store.inputs);
+                            let rows = wide_build::GroupRows {
+                                pts: &mut self.points[r.clone()],
+                                t: &mut self.t[g.t_range()],
+                                side: &mut self.side[r.clone()],
+                                lanes: &self.lanes[r],
+                            };
+                            wide_build::build_group(g, rows, inputs, bodies, params);
+                            let r = g.range();
+                            warm_group(g, &self.points[r], &self.t[g.t_range()], dv);
+                        }
+                    },
+                );
                 true
             }
             _ => {
@@ -933,7 +939,10 @@ impl WideContacts {
                         lanes: &self.lanes,
                     },
                     &|g, rows| {
-                        wide_build::build_group(g, rows, &store.inputs, bodies, params);
+                        kernel.run(
+                            #[inline(always)]
+                            || wide_build::build_group(g, rows, &store.inputs, bodies, params),
+                        );
                     },
                 );
                 false
@@ -1011,45 +1020,52 @@ impl WideContacts {
         }
         // The groups in sweep order, two at a time where `units` pairs them and the
         // rows are Gauss-Seidel's (`wide_avx.rs`).
-        let pairs = self.pairs.pairs() && omega == 1.0;
-        let n = self.units.len();
-        for u in 0..n {
-            let [g0, g1] = self.units[if back { n - 1 - u } else { u }];
-            let g = &self.groups[g0 as usize];
-            let h = self.groups.get(g1 as usize);
-            match h {
-                Some(h) if pairs => {
-                    let (p0, p1) = two_mut(&mut self.points, g.range(), h.range());
-                    self.pairs.solve([g, h], p0, p1, dv, back);
-                }
-                _ => {
-                    let t = &self.t[g.t_range()];
-                    solve_group(g, &mut self.points[g.range()], t, dv, w, back);
-                    if let Some(h) = h {
-                        let t = &self.t[h.t_range()];
-                        solve_group(h, &mut self.points[h.range()], t, dv, w, back);
+        let kernel = self.pairs;
+        let pairs = kernel.pairs() && omega == 1.0;
+        // The whole sweep compiled for the CPU's vector instructions (`PairKernel::run`).
+        kernel.run(
+            #[inline(always)]
+            || {
+                let n = self.units.len();
+                for u in 0..n {
+                    let [g0, g1] = self.units[if back { n - 1 - u } else { u }];
+                    let g = &self.groups[g0 as usize];
+                    let h = self.groups.get(g1 as usize);
+                    match h {
+                        Some(h) if pairs => {
+                            let (p0, p1) = two_mut(&mut self.points, g.range(), h.range());
+                            kernel.solve([g, h], p0, p1, dv, back);
+                        }
+                        _ => {
+                            let t = &self.t[g.t_range()];
+                            solve_group(g, &mut self.points[g.range()], t, dv, w, back);
+                            if let Some(h) = h {
+                                let t = &self.t[h.t_range()];
+                                solve_group(h, &mut self.points[h.range()], t, dv, w, back);
+                            }
+                        }
                     }
-                }
-            }
-            if let Some(last) = last.as_deref_mut() {
-                for g in std::iter::once(g).chain(h) {
-                    let (r, t) = (g.range(), &self.t[g.t_range()]);
-                    let pts = &self.points[r.clone()];
-                    if let Some(pseudo) = last.split.as_deref_mut() {
-                        let (side, lambda) =
-                            (&self.side[r.clone()], &mut self.split_lambda[r.clone()]);
-                        split_group(g, pts, t, side, lambda, pseudo);
-                    }
-                    if last.sum {
-                        for (sum, p) in self.impulse[r].iter_mut().zip(pts) {
-                            for (s, row) in sum.iter_mut().zip(&p.rows) {
-                                *s += row.lambda;
+                    if let Some(last) = last.as_deref_mut() {
+                        for g in std::iter::once(g).chain(h) {
+                            let (r, t) = (g.range(), &self.t[g.t_range()]);
+                            let pts = &self.points[r.clone()];
+                            if let Some(pseudo) = last.split.as_deref_mut() {
+                                let (side, lambda) =
+                                    (&self.side[r.clone()], &mut self.split_lambda[r.clone()]);
+                                split_group(g, pts, t, side, lambda, pseudo);
+                            }
+                            if last.sum {
+                                for (sum, p) in self.impulse[r].iter_mut().zip(pts) {
+                                    for (s, row) in sum.iter_mut().zip(&p.rows) {
+                                        *s += row.lambda;
+                                    }
+                                }
                             }
                         }
                     }
                 }
-            }
-        }
+            },
+        );
         if !back {
             self.overflow(store, dv, omega, false);
         } else {
@@ -1114,6 +1130,7 @@ impl WideContacts {
         params: &BuildParams,
         lambda_from: Option<&ContactStore>,
     ) {
+        let kernel = self.pairs;
         wide_build::each_group(
             self.pool,
             &mut self.groups,
@@ -1124,7 +1141,10 @@ impl WideContacts {
                 lanes: &self.lanes,
             },
             &|g, rows| {
-                refresh_group(g, rows.pts, rows.side, moved, h, params);
+                kernel.run(
+                    #[inline(always)]
+                    || refresh_group(g, rows.pts, rows.side, moved, h, params),
+                );
             },
         );
         if let Some(store) = lambda_from {

@@ -87,6 +87,23 @@ impl PairKernel {
         self.0 != Isa::None
     }
 
+    /// `f()`, compiled for this kernel's instruction set: the code `f` inlines (the
+    /// four-lane kernels, the row build) takes the three-operand encodings and, with
+    /// AVX-512, 32 registers, so fewer copies and spills — the same `f32` operations in
+    /// the same order (Rust never fuses a multiply and an add), so the same bits.
+    #[inline(always)]
+    pub(crate) fn run<R>(self, f: impl FnOnce() -> R) -> R {
+        match self.0 {
+            // SAFETY: `detect` found the features on this CPU.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { kernel::with_avx512(f) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx => unsafe { kernel::with_avx(f) },
+            Isa::None => f(),
+        }
+    }
+
     /// One Gauss-Seidel sweep of two groups that may run side by side (the same number
     /// of wide points, no movable body in common): `wide::solve_group` for each, with
     /// the same bits.
@@ -431,6 +448,26 @@ mod kernel {
                 scatter(dv, g[1].b, g[1].movable() >> 4, &b1);
             }
         };
+    }
+
+    /// `f()` compiled with AVX-512 VL.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 VL.
+    #[target_feature(enable = "avx512vl")]
+    pub(super) unsafe fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
+
+    /// `f()` compiled with AVX.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn with_avx<R>(f: impl FnOnce() -> R) -> R {
+        f()
     }
 
     pair_kernel!(solve_pair_avx, "avx");

@@ -151,6 +151,7 @@ pub(crate) struct GroupRows<'a> {
 }
 
 /// The rows of one group (its wide points, with its lanes' store points `rows.lanes`).
+#[inline(always)]
 pub(crate) fn build_group(
     g: &mut Group,
     rows: GroupRows<'_>,
