@@ -63,17 +63,21 @@ impl PairKernel {
     /// Every kernel this CPU runs (for the tests that compare them).
     #[cfg(test)]
     pub(crate) fn available() -> Vec<Self> {
-        let mut out = Vec::new();
         #[cfg(target_arch = "x86_64")]
         {
+            let mut out = Vec::new();
             if std::is_x86_feature_detected!("avx512vl") {
                 out.push(PairKernel(Isa::Avx512));
             }
             if std::is_x86_feature_detected!("avx") {
                 out.push(PairKernel(Isa::Avx));
             }
+            out
         }
-        out
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Vec::new()
+        }
     }
 
     /// No pair kernel.
