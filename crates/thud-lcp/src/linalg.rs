@@ -58,13 +58,21 @@ impl Lu {
             let piv = lu[c * n + c];
             let (top, bottom) = lu.split_at_mut((c + 1) * n);
             let prow = &top[c * n..c * n + n];
+            // The pivot row's entries past its last nonzero change nothing: the
+            // elimination stops there (contact problems are banded — a stack's rows
+            // couple only neighbouring contacts — so this is most of the row).
+            let end = prow[c + 1..]
+                .iter()
+                .rposition(|&v| v != 0.0)
+                .map_or(c + 1, |k| c + 2 + k);
+            let prow = &prow[c + 1..end];
             for r in 0..n - c - 1 {
                 let row = &mut bottom[r * n..r * n + n];
                 let f = row[c] / piv;
                 row[c] = f;
                 if f != 0.0 {
-                    for j in c + 1..n {
-                        row[j] -= f * prow[j];
+                    for (x, &p) in row[c + 1..end].iter_mut().zip(prow) {
+                        *x -= f * p;
                     }
                 }
             }
