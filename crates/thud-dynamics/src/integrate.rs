@@ -92,8 +92,13 @@ pub(crate) fn velocity_without_contact(u: Velocity, f: &ForceInput, dt: f32) -> 
     if f.gyroscopic {
         ang = implicit_gyroscopic(ang, f.rotation, f.inertia_local, dt);
     }
-    lin /= 1.0 + dt * f.linear_damping;
-    ang /= 1.0 + dt * f.angular_damping;
+    // Undamped (the default): `x / 1` is `x` to the bit, without the divisions.
+    if f.linear_damping != 0.0 {
+        lin /= 1.0 + dt * f.linear_damping;
+    }
+    if f.angular_damping != 0.0 {
+        ang /= 1.0 + dt * f.angular_damping;
+    }
     Velocity { lin, ang }
 }
 
