@@ -929,22 +929,13 @@ impl WideContacts {
                 true
             }
             _ => {
-                wide_build::each_group(
-                    store.pool,
-                    &mut self.groups,
-                    wide_build::GroupRows {
-                        pts: &mut self.points,
-                        t: &mut self.t,
-                        side: &mut self.side,
-                        lanes: &self.lanes,
-                    },
-                    &|g, rows| {
-                        kernel.run(
-                            #[inline(always)]
-                            || wide_build::build_group(g, rows, &store.inputs, bodies, params),
-                        );
-                    },
-                );
+                let (groups, rows) = self.groups_and_rows();
+                wide_build::each_group(store.pool, groups, rows, &|g, rows| {
+                    kernel.run(
+                        #[inline(always)]
+                        || wide_build::build_group(g, rows, &store.inputs, bodies, params),
+                    );
+                });
                 false
             }
         };
@@ -962,6 +953,17 @@ impl WideContacts {
                 .build(&self.groups, bodies.len(), rayon::current_num_threads());
         }
         warmed
+    }
+
+    /// The groups, and all their rows (for `wide_build::each_group`).
+    fn groups_and_rows(&mut self) -> (&mut [Group], wide_build::GroupRows<'_>) {
+        let rows = wide_build::GroupRows {
+            pts: &mut self.points,
+            t: &mut self.t,
+            side: &mut self.side,
+            lanes: &self.lanes,
+        };
+        (&mut self.groups, rows)
     }
 
     /// Whether this step's sweeps have a multi-threaded schedule.
@@ -1130,23 +1132,14 @@ impl WideContacts {
         params: &BuildParams,
         lambda_from: Option<&ContactStore>,
     ) {
-        let kernel = self.pairs;
-        wide_build::each_group(
-            self.pool,
-            &mut self.groups,
-            wide_build::GroupRows {
-                pts: &mut self.points,
-                t: &mut self.t,
-                side: &mut self.side,
-                lanes: &self.lanes,
-            },
-            &|g, rows| {
-                kernel.run(
-                    #[inline(always)]
-                    || refresh_group(g, rows.pts, rows.side, moved, h, params),
-                );
-            },
-        );
+        let (kernel, pool) = (self.pairs, self.pool);
+        let (groups, rows) = self.groups_and_rows();
+        wide_build::each_group(pool, groups, rows, &|g, rows| {
+            kernel.run(
+                #[inline(always)]
+                || refresh_group(g, rows.pts, rows.side, moved, h, params),
+            );
+        });
         if let Some(store) = lambda_from {
             crate::contact::each_point(self.pool, &mut self.points, &self.lanes, |(p, lanes)| {
                 p.take_lambda(lanes, store);
