@@ -15,6 +15,9 @@
 //! taken only for groups with the same number of wide points and only isotropic bodies
 //! (their `T_ang = J_ang·c` made in the kernel, no `WideT` blocks), in Gauss-Seidel
 //! sweeps (ω = 1) on one thread; [`PairKernel::detect`] picks the kernel the CPU runs.
+//! [`PairKernel::run`] compiles other passes (the serial sweep around the pairs, the row
+//! build, the substep refresh) for the same instruction set: the same operations with
+//! three-operand encodings and, with AVX-512, 32 registers.
 //!
 //! The kernel is an `unsafe fn` only because it is compiled for AVX
 //! (`#[target_feature]`): calling it on a CPU without AVX would be undefined, so its one
