@@ -3,6 +3,11 @@
 //! 2 s on rayon pools of 1, 2 and 4 threads must end in the same state, compared as a
 //! hash of every body's pose and velocity bits.
 //!
+//! Run twice: at the defaults, whose steps stay on the caller's thread (too little to
+//! share, `Settings::parallel_min_pairs`), and with the pool forced on
+//! (`parallel_min_pairs: 0`, and 8 sweeps per solve so the sweeps split too), which
+//! splits the narrowphase, the per-point passes and the sweeps over the threads.
+//!
 //! What makes it hold: the narrowphase splits its pairs into fixed chunks and merges
 //! them in chunk order, the colouring and level scheduling of the solver are sequential
 //! functions of the manifold order, and within a level or colour the lanes touch
@@ -31,17 +36,25 @@ fn final_hash(threads: usize, settings: Settings) -> u64 {
 #[test]
 fn pile_1000_is_bitwise_identical_on_1_2_and_4_threads() {
     for order in [SweepOrder::Sequential, SweepOrder::Colored] {
-        let settings = Settings {
+        let defaults = Settings {
             sweep_order: order,
             ..Settings::default()
         };
-        let one = final_hash(1, settings.clone());
-        for threads in [2, 4] {
-            assert_eq!(
-                final_hash(threads, settings.clone()),
-                one,
-                "{order:?}: {threads} threads differ from 1"
-            );
+        let pooled = Settings {
+            parallel_min_pairs: 0,
+            iterations: 8,
+            ..defaults.clone()
+        };
+        for settings in [defaults, pooled] {
+            let one = final_hash(1, settings.clone());
+            for threads in [2, 4] {
+                assert_eq!(
+                    final_hash(threads, settings.clone()),
+                    one,
+                    "{order:?}, {} sweeps: {threads} threads differ from 1",
+                    settings.iterations
+                );
+            }
         }
     }
 }

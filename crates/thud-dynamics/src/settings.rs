@@ -161,6 +161,15 @@ pub struct Settings {
     pub joint_erp: f32,
     /// Exact mode: outer passes refreshing the friction bounds ±μλₙ.
     pub exact_outer_passes: u32,
+    /// On a rayon pool of several threads, a step uses the pool — runs on a pool thread
+    /// and splits its narrowphase over the threads — only when there is enough to
+    /// share: solves of at least 8 sweeps (whose sweeps then run in parallel), or at
+    /// least this many broadphase pairs (the last step's count). Otherwise it runs on the
+    /// caller's thread as on one thread: on the project's two-core machine the
+    /// hand-overs and the traffic between the cores' caches cost more than the second
+    /// thread gave on every standard scene (`docs/performance.md`, *Threads*). The
+    /// answer is the same bits either way. Default 32 768; 0 uses the pool always.
+    pub parallel_min_pairs: usize,
 }
 
 impl Default for Settings {
@@ -201,6 +210,7 @@ impl Default for Settings {
             exact_tolerance: 1e-5,
             joint_erp: 0.5,
             exact_outer_passes: 1,
+            parallel_min_pairs: 32_768,
         }
     }
 }

@@ -493,7 +493,9 @@ impl World {
                 w.substep(h);
             }
         };
-        if rayon::current_num_threads() > 1 && rayon::current_thread_index().is_none() {
+        let pool = self.uses_pool();
+        self.narrow.set_parallel(pool);
+        if pool && rayon::current_thread_index().is_none() {
             // Called from outside the pool (a game's main thread): run the whole step on
             // a pool thread, one hand-over per step instead of one per parallel stage.
             rayon::scope(|_| run(self));
@@ -502,6 +504,21 @@ impl World {
         }
         self.stats.bodies = self.bodies.len();
         Ok(())
+    }
+
+    /// Whether this step uses the rayon pool (`Settings::parallel_min_pairs`): several
+    /// threads, and solves whose sweeps run in parallel or a large narrowphase.
+    fn uses_pool(&self) -> bool {
+        let s = &self.settings;
+        // The most sweeps one solve of this step runs (`substep`'s `self.sweeps`).
+        let later = s.substep_iterations.unwrap_or(s.iterations);
+        let sweeps = if self.exact_last_step {
+            s.iterations + (s.solve_substeps.max(1) - 1) * later
+        } else {
+            s.iterations.max(later)
+        };
+        rayon::current_num_threads() > 1
+            && (sweeps >= crate::parallel::MIN_SWEEPS || self.pairs.len() >= s.parallel_min_pairs)
     }
 
     /// The pipeline.
