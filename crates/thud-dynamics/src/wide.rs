@@ -725,6 +725,13 @@ fn split_group_with<V: Velocities + ?Sized, A: AngularT>(
     lambda: &mut [Vec4],
     pseudo: &mut V,
 ) {
+    // A group with nothing to correct in any point (most of a resting stack) gathers
+    // and scatters nothing: its points would all sit the pass out below.
+    let busy =
+        |(s, l): (&WideSide, &Vec4)| !(s.split_b.cmpeq(Vec4::ZERO) & l.cmpeq(Vec4::ZERO)).all();
+    if !side.iter().zip(lambda.iter()).any(busy) {
+        return;
+    }
     let mut va = gather(pseudo, g.a);
     let mut vb = gather(pseudo, g.b);
     let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
