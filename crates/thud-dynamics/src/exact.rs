@@ -406,20 +406,33 @@ pub(crate) fn any_small_island(c: &mut ContactStore, j: &JointRows, max_rows: us
     if 3 * c.inputs.len() + j.rows.len() <= max_rows {
         return !c.inputs.is_empty() || !j.rows.is_empty();
     }
-    let roots = c.island.iter().chain(&j.island);
-    if roots.clone().any(|&r| r == u32::MAX) {
+    // The largest root in one pass (`u32::MAX`, a point outside every island, is the
+    // largest of all).
+    let top = c.island.iter().chain(&j.island).fold(0, |m, &r| m.max(r));
+    if top == u32::MAX {
         return true;
     }
-    let n = roots.map(|&r| r as usize + 1).max().unwrap_or(0);
     let count = &mut c.island_rows;
     count.clear();
-    count.resize(n, 0);
-    for &r in &c.island {
-        count[r as usize] += 3;
-    }
-    for &r in &j.island {
-        count[r as usize] += 1;
-    }
+    count.resize(top as usize + 1, 0);
+    // Runs of one root (a manifold's points, often a whole island's) are added up in a
+    // register: one counter bumped point after point waits on its own last store.
+    let mut add = |roots: &[u32], rows: u32| {
+        let Some(&first) = roots.first() else {
+            return;
+        };
+        let (mut root, mut run) = (first, 0);
+        for &r in roots {
+            if r != root {
+                count[root as usize] += run;
+                (root, run) = (r, 0);
+            }
+            run += rows;
+        }
+        count[root as usize] += run;
+    };
+    add(&c.island, 3);
+    add(&j.island, 1);
     count.iter().any(|&k| k > 0 && k as usize <= max_rows)
 }
 
