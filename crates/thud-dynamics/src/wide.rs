@@ -257,6 +257,34 @@ pub(crate) struct LastSweep<'a> {
     /// Add the lanes' λ to the step's impulses (`accumulate`, for a solve substep
     /// whose λ stay in the lanes).
     pub sum: bool,
+    /// With `sum`, on the step's last solve substep: write each lane's λ and summed
+    /// impulses into the narrowphase's points (`write_back`), through the store's
+    /// `source` of each point.
+    pub write: Option<WriteBack<'a>>,
+}
+
+/// Where [`LastSweep`] writes the step's impulses back: each store point's (manifold,
+/// point) in the narrowphase's list, and that list.
+#[derive(Debug)]
+pub(crate) struct WriteBack<'a> {
+    pub source: &'a [(u32, u32)],
+    pub manifolds: &'a mut [thud_collide::PairManifold],
+}
+
+/// `write_back` for one group's wide points `pts` (their summed impulses `sums`, their
+/// lanes' store points `lanes`), while they are in cache.
+fn write_lanes(pts: &[WidePoint], sums: &[[Vec4; 3]], lanes: &[[u32; 4]], wb: &mut WriteBack<'_>) {
+    for ((p, sum), lanes) in pts.iter().zip(sums).zip(lanes) {
+        for (l, &i) in lanes.iter().enumerate() {
+            if i != u32::MAX {
+                let (mi, pi) = wb.source[i as usize];
+                let [n, t1, t2] = p.rows.each_ref().map(|r| r.lambda[l]);
+                let [sn, s1, s2] = sum.map(|s| s[l]);
+                wb.manifolds[mi as usize].manifold.points[pi as usize].user =
+                    [n, t1, t2, sn, s1, s2];
+            }
+        }
+    }
 }
 
 /// Four manifolds of one colour.
@@ -1064,10 +1092,14 @@ impl WideContacts {
                                 split_group(g, pts, t, side, lambda, pseudo);
                             }
                             if last.sum {
-                                for (sum, p) in self.impulse[r].iter_mut().zip(pts) {
+                                let sums = &mut self.impulse[r.clone()];
+                                for (sum, p) in sums.iter_mut().zip(pts) {
                                     for (s, row) in sum.iter_mut().zip(&p.rows) {
                                         *s += row.lambda;
                                     }
+                                }
+                                if let Some(wb) = last.write.as_mut() {
+                                    write_lanes(pts, sums, &self.lanes[r], wb);
                                 }
                             }
                         }
@@ -1227,7 +1259,8 @@ impl WideContacts {
 
     /// Write the lanes' λ and the step's summed impulses (`accumulate`) into the
     /// narrowphase's per-point `user` data, as `ContactStore::write_back` does from the
-    /// store's rows (for the steps that built none).
+    /// store's rows (for the steps that built none and did not do it in their last
+    /// sweep, [`WriteBack`]).
     pub fn write_back(&self, store: &ContactStore, manifolds: &mut [thud_collide::PairManifold]) {
         for (&at, &(mi, pi)) in self.at.iter().zip(&store.source) {
             if at == u32::MAX {
@@ -1398,6 +1431,7 @@ mod tests {
             let last = LastSweep {
                 split: Some(&mut bodies.pseudo[..]),
                 sum: true,
+                write: None,
             };
             wide.solve(&mut store, &mut [], &mut bodies.dv, 3, 1.0, false, last);
             let mut joints = crate::joint::rows::JointRows::default();
@@ -1510,9 +1544,37 @@ mod tests {
             if !fused {
                 wide.warm_start(&mut b.dv);
             }
+            // The narrowphase's points the impulses go back to: one manifold per
+            // store point, in reverse order.
+            let n = store.inputs.len();
+            let source: Vec<(u32, u32)> = (0..n as u32).map(|i| (n as u32 - 1 - i, 0)).collect();
+            let point = thud_collide::ContactPoint {
+                local_a: Vec3::ZERO,
+                local_b: Vec3::ZERO,
+                point: Vec3::ZERO,
+                separation: 0.0,
+                feature: thud_collide::FeatureId(0),
+                user: [0.0; 6],
+            };
+            let mut manifolds: Vec<thud_collide::PairManifold> = (0..n as u32)
+                .map(|i| thud_collide::PairManifold {
+                    a: i,
+                    b: i + 1,
+                    sub_a: 0,
+                    sub_b: 0,
+                    manifold: thud_collide::Manifold {
+                        normal: Vec3::Y,
+                        points: std::iter::once(point).collect(),
+                    },
+                })
+                .collect();
             let last = LastSweep {
                 split: fused.then_some(&mut b.pseudo[..]),
                 sum: fused,
+                write: fused.then(|| WriteBack {
+                    source: &source,
+                    manifolds: &mut manifolds,
+                }),
             };
             wide.solve(&mut store, &mut [], &mut b.dv, 3, 1.0, false, last);
             if !fused {
@@ -1528,13 +1590,23 @@ mod tests {
                 .chain(wide.split_lambda.iter().flat_map(|v| v.to_array()))
                 .map(f32::to_bits)
                 .collect();
-            (bits(&b.dv), bits(&b.pseudo), lambda)
+            if !fused {
+                store.source = source;
+                wide.write_back(&store, &mut manifolds);
+            }
+            let written: Vec<u32> = manifolds
+                .iter()
+                .flat_map(|m| m.manifold.points[0].user)
+                .map(f32::to_bits)
+                .collect();
+            (bits(&b.dv), bits(&b.pseudo), lambda, written)
         };
         let (fused, separate) = (run(true), run(false));
         assert!(
             fused.1.iter().any(|&x| x != 0),
             "the split pass moved nothing"
         );
+        assert!(fused.3.iter().any(|&x| x != 0), "nothing was written back");
         assert_eq!(fused, separate);
     }
 

@@ -56,6 +56,9 @@ pub struct World {
     store_rows: bool,
     /// The last solve changed λ in the store (exact mode, restitution).
     store_lambda_changed: bool,
+    /// The step's last solve wrote the impulses back to the narrowphase in its last
+    /// sweep (`wide::WriteBack`).
+    written_back: bool,
     /// Rows the exact mode may still solve this step (`exact_rows_per_step`).
     exact_budget: usize,
     /// The last step held an island the exact mode takes: this one solves once.
@@ -108,6 +111,7 @@ impl World {
             wide: WideContacts::default(),
             store_rows: false,
             store_lambda_changed: false,
+            written_back: false,
             exact_budget: 0,
             exact_last_step: false,
             warm_in_build: false,
@@ -891,6 +895,14 @@ impl World {
         let split = s.penetration == PenetrationMode::SplitImpulse && split_iterations > 0;
         let fused = split && fuses && joints == 0;
         let summed = fuses && !in_store;
+        // On the step's last substep the lanes' λ and sums go back to the narrowphase in
+        // that same sweep too (else `integrate` writes them back).
+        self.written_back = last && summed;
+        let source = std::mem::take(&mut self.contacts.source);
+        let write = self.written_back.then(|| crate::wide::WriteBack {
+            source: &source,
+            manifolds: self.narrow.manifolds_mut(),
+        });
         self.wide.solve(
             &mut self.contacts,
             &mut self.joint_rows.rows,
@@ -901,8 +913,10 @@ impl World {
             crate::wide::LastSweep {
                 split: fused.then_some(&mut self.solver.pseudo[..]),
                 sum: summed,
+                write,
             },
         );
+        self.contacts.source = source;
         if in_store {
             self.wide.unpack(&mut self.contacts);
         }
@@ -993,7 +1007,7 @@ impl World {
         }
         if last && self.contacts.has_rows() {
             self.contacts.write_back(self.narrow.manifolds_mut());
-        } else if last {
+        } else if last && !self.written_back {
             self.wide
                 .write_back(&self.contacts, self.narrow.manifolds_mut());
         }
