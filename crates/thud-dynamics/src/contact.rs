@@ -147,10 +147,9 @@ impl ContactStore {
         self.manifold_points.clear();
         self.island.clear();
         self.points.clear();
-        self.manifolds = 0;
-        self.warm_started = 0;
         self.bouncy = false;
         self.rows = false;
+        let (mut used, mut warm_started) = (0, 0);
         for (mi, pm) in manifolds.iter().enumerate() {
             let (ka, kb) = (pm.a as usize, pm.b as usize);
             let (ba, bb) = (ctx.collider_body[ka], ctx.collider_body[kb]);
@@ -171,29 +170,33 @@ impl ContactStore {
             } else {
                 ctx.island_root[bb as usize]
             };
-            self.manifolds += 1;
+            used += 1;
             let first = self.inputs.len() as u32;
-            for (pi, cp) in pm.manifold.points.iter().enumerate() {
-                self.inputs.push(PointInput {
-                    a: sa,
-                    b: sb,
-                    normal: pm.manifold.normal,
-                    point: cp.point,
-                    separation: cp.separation,
-                    friction,
-                    restitution,
-                    warm: [cp.user[0], cp.user[1], cp.user[2]],
-                });
-                self.warm_started += usize::from(cp.user[0] != 0.0);
-                self.source.push((mi as u32, pi as u32));
-                self.island.push(island);
-            }
+            // A manifold's points in one `extend` per array: pushed one by one, each
+            // array's length went through memory point after point.
+            let points = &pm.manifold.points;
+            self.inputs.extend(points.iter().map(|cp| PointInput {
+                a: sa,
+                b: sb,
+                normal: pm.manifold.normal,
+                point: cp.point,
+                separation: cp.separation,
+                friction,
+                restitution,
+                warm: [cp.user[0], cp.user[1], cp.user[2]],
+            }));
+            warm_started += points.iter().filter(|cp| cp.user[0] != 0.0).count();
+            self.source
+                .extend((0..points.len() as u32).map(|pi| (mi as u32, pi)));
+            self.island
+                .extend(std::iter::repeat_n(island, points.len()));
             let count = self.inputs.len() as u32 - first;
             if count > 0 {
                 self.manifold_points.push((first, count));
                 self.bouncy |= restitution > 0.0;
             }
         }
+        (self.manifolds, self.warm_started) = (used, warm_started);
     }
 
     /// Build every point's scalar rows (`jacobian::build_point`, the same bits as the
