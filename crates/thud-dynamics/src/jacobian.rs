@@ -157,21 +157,38 @@ fn blocks_row(
     pair.row(d, lin_mass, ja, jb)
 }
 
-/// `I⁻¹·j`: `j·c` for an isotropic body (`I⁻¹ = c·1`, as the packed rows make it in the
-/// sweep, `wide::Isotropic`), the matrix product otherwise.
-#[inline(always)]
-fn inv_inertia_times(inv_i: &Mat3, j: Vec3) -> Vec3 {
-    if crate::integrate::is_isotropic(inv_i) {
-        j * inv_i.x_axis.x
-    } else {
-        *inv_i * j
+/// A body's `I⁻¹`, and whether it is isotropic (`I⁻¹ = c·1`): then `I⁻¹·j` is `j·c`, as
+/// the packed rows make it in the sweep (`wide::Isotropic`).
+#[derive(Clone, Copy)]
+struct InvInertia {
+    m: Mat3,
+    isotropic: bool,
+}
+
+impl InvInertia {
+    #[inline(always)]
+    fn of(m: Mat3) -> Self {
+        Self {
+            m,
+            isotropic: crate::integrate::is_isotropic(&m),
+        }
+    }
+
+    /// `I⁻¹·j`.
+    #[inline(always)]
+    fn times(&self, j: Vec3) -> Vec3 {
+        if self.isotropic {
+            j * self.m.x_axis.x
+        } else {
+            self.m * j
+        }
     }
 }
 
 /// What one row needs of its two bodies, loaded once for the three rows of a point.
 #[derive(Clone, Copy)]
 struct Pair {
-    inv_i: [Mat3; 2],
+    inv_i: [InvInertia; 2],
     vnc: [Velocity; 2],
 }
 
@@ -179,15 +196,15 @@ impl Pair {
     #[inline(always)]
     fn of(bodies: &SolverBodies, a: usize, b: usize) -> Self {
         Self {
-            inv_i: [bodies.inv_inertia[a], bodies.inv_inertia[b]],
+            inv_i: [a, b].map(|k| InvInertia::of(bodies.inv_inertia[k])),
             vnc: [bodies.vnc[a], bodies.vnc[b]],
         }
     }
 
     #[inline(always)]
     fn row(&self, d: Vec3, lin_mass: f32, ja: Vec3, jb: Vec3) -> Row {
-        let ta = inv_inertia_times(&self.inv_i[0], ja);
-        let tb = inv_inertia_times(&self.inv_i[1], jb);
+        let ta = self.inv_i[0].times(ja);
+        let tb = self.inv_i[1].times(jb);
         let diag = lin_mass + ja.dot(ta) + jb.dot(tb);
         let inv_d = if diag > 0.0 { 1.0 / diag } else { 0.0 };
         // J·Vnc for this row.

@@ -572,11 +572,8 @@ pub(crate) mod tests {
             );
             wide.unpack(&mut store);
             wide.split_solve(&mut store, &mut joints, &mut bodies.pseudo, 4, false);
-            let mut bits = Vec::new();
-            for v in bodies.dv.iter().chain(&bodies.pseudo) {
-                bits.extend(v.lin.to_array().map(f32::to_bits));
-                bits.extend(v.ang.to_array().map(f32::to_bits));
-            }
+            let mut bits =
+                crate::solver_body::velocity_bits(bodies.dv.iter().chain(&bodies.pseudo));
             for c in &store.points {
                 bits.extend(c.rows.iter().map(|r| r.lambda.to_bits()));
             }

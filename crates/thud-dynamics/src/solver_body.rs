@@ -119,3 +119,13 @@ impl SolverBodies {
 }
 
 const _: () = assert!(std::mem::size_of::<Velocity>() == 24);
+
+/// Every component of `v`, as bits (the tests that compare solves to the bit).
+#[cfg(test)]
+pub(crate) fn velocity_bits<'a>(v: impl IntoIterator<Item = &'a Velocity>) -> Vec<u32> {
+    v.into_iter()
+        .flat_map(|v| [v.lin.to_array(), v.ang.to_array()])
+        .flatten()
+        .map(f32::to_bits)
+        .collect()
+}

@@ -79,8 +79,8 @@ impl WideVel {
 /// direction for the row (`Group::dir`), `J̃_ang = J_ang·(1/D)`, and `T_ang = I⁻¹J_ang`
 /// either as `J_ang·c` for isotropic bodies (`I⁻¹ = c·1`, every box of the standard
 /// scenes: `c` is the group's per lane) or from the [`WideT`] blocks kept beside the
-/// rows for groups with other bodies. A sweep's time follows the bytes it streams: the
-/// row was 288 bytes with all blocks.
+/// rows for groups with other bodies. Once two groups run as one, a sweep's time follows
+/// the bytes it streams: the row was 256 bytes with the blocks divided by `D` and `T`.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct WideRow {
     /// `J_ang,a = −(r_a × d)`.
@@ -1436,11 +1436,8 @@ mod tests {
             wide.solve(&mut store, &mut [], &mut bodies.dv, 3, 1.0, false, last);
             let mut joints = crate::joint::rows::JointRows::default();
             wide.split_solve(&mut store, &mut joints, &mut bodies.pseudo, 2, true);
-            let mut bits = Vec::new();
-            for v in bodies.dv.iter().chain(&bodies.pseudo) {
-                bits.extend(v.lin.to_array().map(f32::to_bits));
-                bits.extend(v.ang.to_array().map(f32::to_bits));
-            }
+            let mut bits =
+                crate::solver_body::velocity_bits(bodies.dv.iter().chain(&bodies.pseudo));
             for p in &wide.points {
                 bits.extend(
                     p.rows
@@ -1527,13 +1524,7 @@ mod tests {
             let k = k as f32;
             p.warm = [0.05 + 0.01 * k, 0.002 * k - 0.01, 0.003 - 0.001 * k];
         }
-        let bits = |v: &[Velocity]| -> Vec<u32> {
-            v.iter()
-                .flat_map(|v| [v.lin.to_array(), v.ang.to_array()])
-                .flatten()
-                .map(f32::to_bits)
-                .collect()
-        };
+        let bits = |v: &[Velocity]| crate::solver_body::velocity_bits(v);
         let run = |fused: bool| {
             let mut store = store.clone();
             let mut b = bodies.clone();

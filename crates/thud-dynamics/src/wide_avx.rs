@@ -156,6 +156,20 @@ mod kernel {
     use crate::solver_body::Velocity;
     use crate::wide::{Group, WidePoint, WideRow, WideVel, gather, scatter};
 
+    /// `self ∘ o` in every lane, one intrinsic per method.
+    macro_rules! lane_ops {
+        ($($(#[$doc:meta])* $name:ident => $op:ident,)*) => {
+            $(
+                $(#[$doc])*
+                #[target_feature(enable = "avx")]
+                #[inline]
+                fn $name(self, o: F8) -> F8 {
+                    F8($op(self.0, o.0))
+                }
+            )*
+        };
+    }
+
     /// Eight lanes: the first group's four, then the second's.
     #[derive(Clone, Copy)]
     struct F8(__m256);
@@ -185,36 +199,14 @@ mod kernel {
             F8(_mm256_set1_ps(v))
         }
 
-        #[target_feature(enable = "avx")]
-        #[inline]
-        fn add(self, o: F8) -> F8 {
-            F8(_mm256_add_ps(self.0, o.0))
-        }
-
-        #[target_feature(enable = "avx")]
-        #[inline]
-        fn sub(self, o: F8) -> F8 {
-            F8(_mm256_sub_ps(self.0, o.0))
-        }
-
-        #[target_feature(enable = "avx")]
-        #[inline]
-        fn mul(self, o: F8) -> F8 {
-            F8(_mm256_mul_ps(self.0, o.0))
-        }
-
-        /// `Vec4::max` (`maxps self, o`).
-        #[target_feature(enable = "avx")]
-        #[inline]
-        fn max(self, o: F8) -> F8 {
-            F8(_mm256_max_ps(self.0, o.0))
-        }
-
-        /// `Vec4::min` (`minps self, o`).
-        #[target_feature(enable = "avx")]
-        #[inline]
-        fn min(self, o: F8) -> F8 {
-            F8(_mm256_min_ps(self.0, o.0))
+        lane_ops! {
+            add => _mm256_add_ps,
+            sub => _mm256_sub_ps,
+            mul => _mm256_mul_ps,
+            /// `Vec4::max` (`maxps self, o`).
+            max => _mm256_max_ps,
+            /// `Vec4::min` (`minps self, o`).
+            min => _mm256_min_ps,
         }
 
         /// `-self` as glam negates: a sign flip.
