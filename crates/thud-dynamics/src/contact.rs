@@ -38,7 +38,7 @@ use thud_collide::PairManifold;
 use crate::body::BodyHandle;
 use crate::jacobian::{BuildParams, ContactRows, PointInput, build_point, refresh_point};
 use crate::material::{CombineRule, Material};
-use crate::pgs::row_velocity;
+use crate::pgs::row_velocity_raw;
 use crate::solver_body::{SolverBodies, Velocity};
 
 /// From this many points on, per-point passes run on the pool's threads.
@@ -297,7 +297,7 @@ impl ContactStore {
         each_point(self.pool, &mut self.inputs, &self.points, |(input, c)| {
             let rn = &c.rows[0];
             let (ua, ub) = (&moved[c.a as usize], &moved[c.b as usize]);
-            input.separation += h * rn.d * row_velocity(rn, ua, ub);
+            input.separation += h * row_velocity_raw(rn, ua, ub);
         });
     }
 

@@ -113,9 +113,7 @@ fn items(points: &[ContactRows], idx: &[u32], joints: &[JointRow], jidx: &[u32])
 /// The full per-body blocks `(body, J, T)` of an item, body a then body b.
 fn blocks(it: &Item) -> [(u32, [f64; 6], [f64; 6]); 2] {
     let r = &it.row;
-    let jl = r.j_lin * r.d;
-    let ja = r.j_ang_a * r.d;
-    let jb = r.j_ang_b * r.d;
+    let (jl, ja, jb) = (r.j_lin, r.j_ang_a, r.j_ang_b);
     let f = |l: glam::Vec3, a: glam::Vec3| [l.x, l.y, l.z, a.x, a.y, a.z].map(f64::from);
     [
         (it.a, f(-jl, ja), f(-jl * it.ima, r.t_ang_a)),

@@ -14,12 +14,13 @@
 //!   b = J·Vnc + (stabilization)                 b̃ = b / D,   J̃ = J / D
 //! ```
 //!
-//! Storage (72 bytes per row, 240 per point): the linear blocks of a row are `∓d`, so a
-//! row keeps `J̃_lin = d/D` once (body a uses its negative) and `T_lin,k = J_lin,k·(1/m_k)`
-//! is recovered as `±J̃_lin · (D/m_k)` from the point's two inverse masses; the angular
-//! blocks `J̃_ang,a`, `J̃_ang,b`, `T_ang,a`, `T_ang,b` are stored in full. A static partner
-//! is the dummy body with `1/m = 0`, `I⁻¹ = 0`: its `T` blocks vanish and it costs no
-//! branch.
+//! Storage (76 bytes per row, 252 per point): the linear blocks of a row are `∓d`, so a
+//! row keeps `J_lin = d` once (body a uses its negative) and `T_lin,k = J_lin,k·(1/m_k)`
+//! is made from the point's two inverse masses; the angular blocks `J_ang,a`, `J_ang,b`,
+//! `T_ang,a`, `T_ang,b` are stored in full, with `D` and `1/D`. The blocks stay as built,
+//! not divided by `D`: the update reads `J̃·dV` as `(J·dV)·(1/D)`, one multiply instead
+//! of nine, and `b̃` and λ are in impulse units. A static partner is the dummy body with
+//! `1/m = 0`, `I⁻¹ = 0`: its `T` blocks vanish and it costs no branch.
 //!
 //! **Stabilization, in `b` of the normal row** (`s` = separation, negative = overlap):
 //! - speculative, `s > 0`: `b = J·Vnc + s/dt` — the bodies may close the gap this step,
@@ -40,25 +41,28 @@ use glam::{Mat3, Vec3};
 
 use crate::solver_body::{SolverBodies, Velocity};
 
-/// One constraint row: `J̃` blocks, `T` angular blocks, `b̃`, `λ` and `D`.
+/// One constraint row: the `J` blocks as built, `T` angular blocks, `b̃`, `λ`, `D` and
+/// `1/D`. The update reads `J̃·dV` as `(J·dV)·(1/D)` (`pgs::row_velocity`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub(crate) struct Row {
-    /// `J̃_lin` of body b (`d / D`); body a's block is its negative.
+    /// `J_lin` of body b (the row's unit direction `d`); body a's block is its negative.
     pub j_lin: Vec3,
-    /// `J̃_ang,a = −(r_a × d) / D`.
+    /// `J_ang,a = −(r_a × d)`.
     pub j_ang_a: Vec3,
-    /// `J̃_ang,b = (r_b × d) / D`.
+    /// `J_ang,b = r_b × d`.
     pub j_ang_b: Vec3,
     /// `T_ang,a = I_a⁻¹ J_ang,aᵀ`.
     pub t_ang_a: Vec3,
     /// `T_ang,b = I_b⁻¹ J_ang,bᵀ`.
     pub t_ang_b: Vec3,
-    /// `b̃ = b / D` (1, dimensionless per unit impulse... in N·s).
+    /// `b̃ = b / D` (m/s over `D`: an impulse in N·s).
     pub b: f32,
     /// Accumulated impulse λ (N·s).
     pub lambda: f32,
     /// Diagonal `D = (J M⁻¹ Jᵀ)_ii` (1/kg).
     pub d: f32,
+    /// `1/D` (0 where `D` is not positive).
+    pub inv_d: f32,
 }
 
 /// The three rows of one contact point and the two bodies they touch.
@@ -211,14 +215,15 @@ impl Pair {
         let [va, vb] = self.vnc;
         let jv = d.dot(vb.lin - va.lin) + ja.dot(va.ang) + jb.dot(vb.ang);
         Row {
-            j_lin: d * inv_d,
-            j_ang_a: ja * inv_d,
-            j_ang_b: jb * inv_d,
+            j_lin: d,
+            j_ang_a: ja,
+            j_ang_b: jb,
             t_ang_a: ta,
             t_ang_b: tb,
             b: jv * inv_d,
             lambda: 0.0,
             d: diag,
+            inv_d,
         }
     }
 }
@@ -242,7 +247,7 @@ pub(crate) fn angular_row(bodies: &SolverBodies, a: usize, b: usize, axis: Vec3)
 /// added to `rn.b`) or in the split pass's (returned; 0 otherwise).
 #[inline]
 pub(crate) fn stabilize(rn: &mut Row, sep: f32, s: &BuildParams) -> f32 {
-    let inv_dn = 1.0 / rn.d;
+    let inv_dn = rn.inv_d;
     let correction = (s.erp * (-sep - s.slop) * s.inv_dt).clamp(0.0, s.max_correction);
     if sep > 0.0 {
         rn.b += sep * s.inv_dt * inv_dn;
@@ -283,7 +288,7 @@ pub(crate) fn build_point(
     let row = |d: Vec3| pair.row(d, lin_mass, -r_a.cross(d), r_b.cross(d));
     let (mut rn, mut r1, mut r2) = (row(n), row(t1), row(t2));
     let b_vel = rn.b;
-    let inv_dn = 1.0 / rn.d;
+    let inv_dn = rn.inv_d;
     let sep = p.separation;
     let mut extra = PointExtra {
         split_b: stabilize(&mut rn, sep, s),
@@ -324,8 +329,8 @@ pub(crate) fn build_point(
 }
 
 // The sizes `docs/dynamics.md` quotes.
-const _: () = assert!(std::mem::size_of::<Row>() == 72);
-const _: () = assert!(std::mem::size_of::<ContactRows>() == 240);
+const _: () = assert!(std::mem::size_of::<Row>() == 76);
+const _: () = assert!(std::mem::size_of::<ContactRows>() == 252);
 
 #[cfg(test)]
 mod tests {
@@ -379,9 +384,10 @@ mod tests {
         };
         let (c, _) = build_point(&bodies, &p, &s);
         for r in &c.rows {
-            // D·J̃ = J; A_ii = J_a T_a + J_b T_b with the full blocks.
+            // A_ii = J_a T_a + J_b T_b with the full blocks, and 1/D beside it.
             let d = r.d;
-            let (jl, ja, jb) = (r.j_lin * d, r.j_ang_a * d, r.j_ang_b * d);
+            assert_eq!(r.inv_d, 1.0 / d);
+            let (jl, ja, jb) = (r.j_lin, r.j_ang_a, r.j_ang_b);
             let a_ii =
                 jl.dot(jl) * (c.inv_mass_a + c.inv_mass_b) + ja.dot(r.t_ang_a) + jb.dot(r.t_ang_b);
             assert!((a_ii - d).abs() < 1e-5 * d);

@@ -68,16 +68,23 @@ pub(crate) fn unclamped(lambda: f32, b: f32, jdv: f32, omega: f32) -> f32 {
     }
 }
 
-/// `J̃·dV` of one row: the row's velocity change over `D` (body a's linear block is
-/// `−J̃_lin`). The angular terms are summed first and the linear term last: in a sweep
-/// the linear `dV` is the last to be ready (its update is the longest chain), so the
-/// angular half is already summed when it arrives.
+/// `J·dV` of one row, not yet divided by `D` (body a's linear block is `−J_lin`). The
+/// angular terms are summed first and the linear term last: in a sweep the linear `dV`
+/// is the last to be ready (its update is the longest chain), so the angular half is
+/// already summed when it arrives.
 #[inline(always)]
-pub(crate) fn row_velocity(r: &Row, va: &Velocity, vb: &Velocity) -> f32 {
+pub(crate) fn row_velocity_raw(r: &Row, va: &Velocity, vb: &Velocity) -> f32 {
     (r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang)) + r.j_lin.dot(vb.lin - va.lin)
 }
 
-/// `dV += T·δ` of one row on its two bodies (`T_lin = ∓J̃_lin·D/m`).
+/// `J̃·dV = (J·dV)/D` of one row: the sum over the unscaled blocks, times `1/D` once
+/// (one multiply instead of scaling each of the nine block entries by `1/D`).
+#[inline(always)]
+pub(crate) fn row_velocity(r: &Row, va: &Velocity, vb: &Velocity) -> f32 {
+    row_velocity_raw(r, va, vb) * r.inv_d
+}
+
+/// `dV += T·δ` of one row on its two bodies (`T_lin = ∓J_lin/m`).
 #[inline(always)]
 pub(crate) fn apply_impulse(
     r: &Row,
@@ -87,11 +94,9 @@ pub(crate) fn apply_impulse(
     va: &mut Velocity,
     vb: &mut Velocity,
 ) {
-    // `D/m` does not wait for `δ`: one multiply on the chain instead of two.
-    let (dma, dmb) = (r.d * ima, r.d * imb);
-    va.lin -= r.j_lin * (delta * dma);
+    va.lin -= r.j_lin * (delta * ima);
     va.ang += r.t_ang_a * delta;
-    vb.lin += r.j_lin * (delta * dmb);
+    vb.lin += r.j_lin * (delta * imb);
     vb.ang += r.t_ang_b * delta;
 }
 
@@ -404,9 +409,8 @@ mod tests {
             bvec[i] = f64::from(ri.b * ri.d);
             for (j, (cj, rj)) in rows.iter().enumerate() {
                 // body 1 is b for every point; a is the dummy.
-                let ji_lin = ri.j_lin * ri.d;
-                let ji_ang = ri.j_ang_b * ri.d;
-                let tj_lin = rj.j_lin * rj.d * cj.inv_mass_b;
+                let (ji_lin, ji_ang) = (ri.j_lin, ri.j_ang_b);
+                let tj_lin = rj.j_lin * cj.inv_mass_b;
                 a[i][j] = f64::from(ji_lin.dot(tj_lin) + ji_ang.dot(rj.t_ang_b));
                 let _ = ci;
             }

@@ -11,7 +11,7 @@
 //! | array | what | bytes |
 //! |---|---|---|
 //! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b`, μ, isotropic `I⁻¹` of a and b, the rows' three directions (normal, tangents), range of wide points and of `T` blocks | 272 |
-//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J_ang,a, J_ang,b, b̃, λ, D, 1/D` × 4 lanes — all a velocity sweep reads; `J̃_lin = dir·(1/D)`, `J̃_ang = J_ang·(1/D)` and, for isotropic bodies, `T_ang = J_ang·c` are made in the sweep | 480 per 4 points |
+//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J_ang,a, J_ang,b, b̃, λ, 1/D` × 4 lanes — all a velocity sweep reads; the linear block is the group's direction, `J̃·dV` is `(J·dV)·(1/D)` and, for isotropic bodies, `T_ang = J_ang·c` is made in the sweep | 432 per 4 points |
 //! | `t` | [`WideT`]: the `T_ang` blocks of the wide points of groups with a body that is not isotropic (none in the standard scenes) | 288 per 4 points |
 //! | `side` | [`WideSide`]: beside each wide point, the split row's `b̃`, the lanes' separations (advanced between solve substeps) and the normal rows' `J̃ₙ·Vnc₀` | 48 per 4 points |
 //! | `lanes` | the contact store's point index behind each lane (`u32::MAX`: empty lane) | 16 per 4 points |
@@ -23,7 +23,7 @@
 //! to `x, y, z` lanes), runs the points of the manifolds in order — friction rows with
 //! bounds `±μλₙ` from the lane's current λₙ, then the normal row, exactly the update of
 //! `pgs.rs` lane by lane — and scatters `dV` back. A manifold with fewer points than the
-//! longest in its group sees zero rows (`J̃ = T = b̃ = λ = 0`), which leave `λ` and `dV`
+//! longest in its group sees zero rows (`J_ang = T = b̃ = λ = 1/D = 0`), which leave `λ` and `dV`
 //! at zero; an empty lane points both bodies at the dummy, whose `dV` stays zero because
 //! its `T` blocks are zero. Manifolds in a colour are sorted by point count first so
 //! groups are full. Where the CPU has AVX, two groups run side by side in one eight-lane
@@ -73,14 +73,15 @@ impl WideVel {
     }
 }
 
-/// One row in four lanes (160 bytes): the angular blocks `J_ang` of both bodies as built,
-/// not yet divided by `D`, and `b̃`, λ, `D`, `1/D`. A sweep makes the rest with the very
-/// multiplies that built them, so the bits stay: `J̃_lin = dir·(1/D)` from the group's
-/// direction for the row (`Group::dir`), `J̃_ang = J_ang·(1/D)`, and `T_ang = I⁻¹J_ang`
-/// either as `J_ang·c` for isotropic bodies (`I⁻¹ = c·1`, every box of the standard
-/// scenes: `c` is the group's per lane) or from the [`WideT`] blocks kept beside the
-/// rows for groups with other bodies. Once two groups run as one, a sweep's time follows
-/// the bytes it streams: the row was 256 bytes with the blocks divided by `D` and `T`.
+/// One row in four lanes (144 bytes): the angular blocks `J_ang` of both bodies as built
+/// (not divided by `D`), `b̃`, λ and `1/D`. The linear block is the group's direction for
+/// the row (`Group::dir`), and `T_ang = I⁻¹J_ang` is either `J_ang·c` for isotropic
+/// bodies (`I⁻¹ = c·1`, every box of the standard scenes: `c` is the group's per lane)
+/// or read from the [`WideT`] blocks kept beside the rows for groups with other bodies.
+/// The update reads `J̃·dV` as `(J·dV)·(1/D)` (`row_velocity`, as `pgs::row_velocity`):
+/// one multiply instead of scaling nine block entries by `1/D`. Once two groups run as
+/// one, a sweep's time follows the bytes it streams: the row was 256 bytes with the
+/// blocks divided by `D` and `T`, 160 with `D`.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct WideRow {
     /// `J_ang,a = −(r_a × d)`.
@@ -89,24 +90,11 @@ pub(crate) struct WideRow {
     pub ang_b: V3,
     pub b: Vec4,
     pub lambda: Vec4,
-    pub d: Vec4,
     /// `1/D` (0 in empty lanes).
     pub inv_d: Vec4,
 }
 
 impl WideRow {
-    /// The linear block `J̃_lin` for the row's direction `dir`.
-    #[inline(always)]
-    pub fn j_lin(&self, dir: &V3) -> V3 {
-        *dir * self.inv_d
-    }
-
-    /// The angular blocks `J̃_ang,a`, `J̃_ang,b`.
-    #[inline(always)]
-    pub fn j_ang(&self) -> (V3, V3) {
-        (self.ang_a * self.inv_d, self.ang_b * self.inv_d)
-    }
-
     /// Every field zero in the lanes where `mask` is set (zero rows: no impulse, no
     /// velocity change).
     #[inline(always)]
@@ -117,23 +105,24 @@ impl WideRow {
             ang_b: self.ang_b.zero_where(mask),
             b: z(self.b),
             lambda: z(self.lambda),
-            d: z(self.d),
             inv_d: z(self.inv_d),
         }
     }
 
-    /// Lane `l` as a scalar row, for direction `dir` and `T` blocks `t`.
+    /// Lane `l` as a scalar row, for direction `dir` and `T` blocks `t` (`D` as
+    /// `1/(1/D)`: the lanes keep only `1/D`).
     fn lane(&self, l: usize, dir: &V3, t: (V3, V3)) -> Row {
-        let (ja, jb) = self.j_ang();
+        let inv_d = self.inv_d[l];
         Row {
-            j_lin: self.j_lin(dir).lane(l),
-            j_ang_a: ja.lane(l),
-            j_ang_b: jb.lane(l),
+            j_lin: dir.lane(l),
+            j_ang_a: self.ang_a.lane(l),
+            j_ang_b: self.ang_b.lane(l),
             t_ang_a: t.0.lane(l),
             t_ang_b: t.1.lane(l),
             b: self.b[l],
             lambda: self.lambda[l],
-            d: self.d[l],
+            d: if inv_d > 0.0 { 1.0 / inv_d } else { 0.0 },
+            inv_d,
         }
     }
 }
@@ -172,7 +161,7 @@ impl AngularT for &[WideT] {
 }
 
 /// Point `k` of four manifolds: normal, first and second tangent rows — all a velocity
-/// sweep of a group of isotropic bodies reads (480 bytes).
+/// sweep of a group of isotropic bodies reads (432 bytes).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct WidePoint {
     pub rows: [WideRow; 3],
@@ -207,7 +196,7 @@ impl WidePoint {
 }
 
 /// The solve-substep refresh of one group (`jacobian::refresh_point` four lanes at a
-/// time): each point's separation advances by `h·D·J̃ₙ·u` for the velocities `moved`
+/// time): each point's separation advances by `h·Jₙ·u` for the velocities `moved`
 /// the poses just moved with, then the normal row's `b̃` is its `J̃ₙ·Vnc` of the step's
 /// first substep plus the stabilization for that separation. The friction rows keep
 /// their `b̃`: the bodies' `dV` carries how far `Vnc` has moved since
@@ -224,9 +213,7 @@ fn refresh_group<V: Velocities + ?Sized>(
     let (ma, mb) = (gather(moved, g.a), gather(moved, g.b));
     let inv_dt = Vec4::splat(s.inv_dt);
     for (p, side) in pts.iter_mut().zip(side) {
-        let d = p.rows[0].d;
-        let jl = p.rows[0].j_lin(&g.dir[0]);
-        side.sep += Vec4::splat(h) * d * row_velocity(&p.rows[0], jl, &ma, &mb);
+        side.sep += Vec4::splat(h) * row_velocity_raw(&p.rows[0], &g.dir[0], &ma, &mb);
         // The build's own `1/D` (0 in empty lanes).
         let inv_dn = p.rows[0].inv_d;
         let correction = (Vec4::splat(s.erp) * (-side.sep - Vec4::splat(s.slop)) * inv_dt)
@@ -526,7 +513,7 @@ impl Relax for Sor {
 #[allow(clippy::too_many_arguments)]
 fn update<R: Relax>(
     r: &mut WideRow,
-    jl: V3,
+    dir: &V3,
     t: (V3, V3),
     lo: Vec4,
     hi: Vec4,
@@ -536,11 +523,11 @@ fn update<R: Relax>(
     va: &mut WideVel,
     vb: &mut WideVel,
 ) {
-    let jdv = row_velocity(r, jl, va, vb);
+    let jdv = row_velocity(r, dir, va, vb);
     let new = omega.unclamped(r.lambda, r.b, jdv).max(lo).min(hi);
     let delta = new - r.lambda;
     r.lambda = new;
-    apply_impulse(r, jl, t, delta, ima, imb, va, vb);
+    apply_impulse(dir, t, delta, ima, imb, va, vb);
 }
 
 /// The two friction rows of a point in four lanes, both from the same `dV`
@@ -548,8 +535,8 @@ fn update<R: Relax>(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn friction_pair<R: Relax>(
-    (r1, j1, t1): (&mut WideRow, V3, (V3, V3)),
-    (r2, j2, t2): (&mut WideRow, V3, (V3, V3)),
+    (r1, j1, t1): (&mut WideRow, &V3, (V3, V3)),
+    (r2, j2, t2): (&mut WideRow, &V3, (V3, V3)),
     bound: Vec4,
     omega: R,
     ima: Vec4,
@@ -563,17 +550,15 @@ fn friction_pair<R: Relax>(
     let (d1, d2) = (n1 - r1.lambda, n2 - r2.lambda);
     r1.lambda = n1;
     r2.lambda = n2;
-    apply_impulse(r1, j1, t1, d1, ima, imb, va, vb);
-    apply_impulse(r2, j2, t2, d2, ima, imb, va, vb);
+    apply_impulse(j1, t1, d1, ima, imb, va, vb);
+    apply_impulse(j2, t2, d2, ima, imb, va, vb);
 }
 
-/// `dV += T·δ` of one row in four lanes (`pgs::apply_impulse` lane by lane), with the
-/// row's `T_ang` blocks `(ta, tb)`.
+/// `dV += T·δ` of one row in four lanes (`pgs::apply_impulse` lane by lane): the
+/// linear blocks `∓dir/m`, the angular `T_ang` blocks `(ta, tb)`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn apply_impulse(
-    r: &WideRow,
-    jl: V3,
+    dir: &V3,
     (ta, tb): (V3, V3),
     delta: Vec4,
     ima: Vec4,
@@ -581,18 +566,23 @@ fn apply_impulse(
     va: &mut WideVel,
     vb: &mut WideVel,
 ) {
-    let (dma, dmb) = (r.d * ima, r.d * imb);
-    va.lin -= jl * (delta * dma);
+    va.lin -= *dir * (delta * ima);
     va.ang += ta * delta;
-    vb.lin += jl * (delta * dmb);
+    vb.lin += *dir * (delta * imb);
     vb.ang += tb * delta;
 }
 
-/// `J̃·dV` of one row in four lanes (`pgs::row_velocity` lane by lane).
+/// `J·dV` of one row in four lanes, not yet divided by `D` (`pgs::row_velocity_raw`
+/// lane by lane); `dir` is the row's linear block.
 #[inline(always)]
-fn row_velocity(r: &WideRow, jl: V3, va: &WideVel, vb: &WideVel) -> Vec4 {
-    let (ja, jb) = r.j_ang();
-    (ja.dot(va.ang) + jb.dot(vb.ang)) + jl.dot(vb.lin - va.lin)
+fn row_velocity_raw(r: &WideRow, dir: &V3, va: &WideVel, vb: &WideVel) -> Vec4 {
+    (r.ang_a.dot(va.ang) + r.ang_b.dot(vb.ang)) + dir.dot(vb.lin - va.lin)
+}
+
+/// `J̃·dV = (J·dV)·(1/D)` of one row in four lanes (`pgs::row_velocity` lane by lane).
+#[inline(always)]
+fn row_velocity(r: &WideRow, dir: &V3, va: &WideVel, vb: &WideVel) -> Vec4 {
+    row_velocity_raw(r, dir, va, vb) * r.inv_d
 }
 
 #[inline(always)]
@@ -671,11 +661,10 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
         let p = &mut pts[i];
         let bound = (g.friction * p.rows[0].lambda).max(Vec4::ZERO);
         let [rn, r1, r2] = &mut p.rows;
-        let (j1, j2, jn) = (r1.j_lin(d1), r2.j_lin(d2), rn.j_lin(dn));
         let (t1, t2, tn) = (t.t(i, 1, r1), t.t(i, 2, r2), t.t(i, 0, rn));
         friction_pair(
-            (r1, j1, t1),
-            (r2, j2, t2),
+            (r1, d1, t1),
+            (r2, d2, t2),
             bound,
             omega,
             ima,
@@ -686,7 +675,7 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
         let inf = Vec4::splat(f32::INFINITY);
         update(
             rn,
-            jn,
+            dn,
             tn,
             Vec4::ZERO,
             inf,
@@ -717,9 +706,9 @@ fn warm_group_with<A: AngularT>(g: &Group, pts: &[WidePoint], t: A, dv: &mut [Ve
     let mut vb = gather(dv, g.b);
     for (i, p) in pts.iter().enumerate() {
         for (k, (r, dir)) in p.rows.iter().zip(&g.dir).enumerate() {
-            let (jl, (ima, imb)) = (r.j_lin(dir), (g.inv_mass_a, g.inv_mass_b));
+            let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
             let tk = t.t(i, k, r);
-            apply_impulse(r, jl, tk, r.lambda, ima, imb, &mut va, &mut vb);
+            apply_impulse(dir, tk, r.lambda, ima, imb, &mut va, &mut vb);
         }
     }
     scatter(dv, g.a, g.movable, &va);
@@ -773,13 +762,13 @@ fn split_group_with<V: Velocities + ?Sized, A: AngularT>(
             continue;
         }
         let r = &p.rows[0];
-        let jl = r.j_lin(&g.dir[0]);
-        let jdv = row_velocity(r, jl, &va, &vb);
+        let dir = &g.dir[0];
+        let jdv = row_velocity(r, dir, &va, &vb);
         let new = GaussSeidel.unclamped(*l, side.split_b, jdv).max(Vec4::ZERO);
         let new = Vec4::select(idle, Vec4::ZERO, new);
         let delta = new - *l;
         *l = new;
-        apply_impulse(r, jl, t.t(i, 0, r), delta, ima, imb, &mut va, &mut vb);
+        apply_impulse(dir, t.t(i, 0, r), delta, ima, imb, &mut va, &mut vb);
     }
     scatter(pseudo, g.a, g.movable, &va);
     scatter(pseudo, g.b, g.movable >> 4, &vb);
@@ -1368,8 +1357,8 @@ impl WideContacts {
     }
 }
 
-const _: () = assert!(std::mem::size_of::<WideRow>() == 160);
-const _: () = assert!(std::mem::size_of::<WidePoint>() == 480);
+const _: () = assert!(std::mem::size_of::<WideRow>() == 144);
+const _: () = assert!(std::mem::size_of::<WidePoint>() == 432);
 const _: () = assert!(std::mem::size_of::<WideT>() == 288);
 const _: () = assert!(std::mem::size_of::<Group>() == 272);
 

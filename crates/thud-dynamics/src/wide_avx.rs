@@ -316,57 +316,52 @@ mod kernel {
         }
     }
 
-    /// One row of both groups, as the sweep reads it.
+    /// One row of both groups, as the sweep reads it: the blocks as built, `1/D`.
     struct Row8 {
-        j_lin: V8,
         j_ang_a: V8,
         j_ang_b: V8,
         t_ang_a: V8,
         t_ang_b: V8,
         b: F8,
         lambda: F8,
-        d: F8,
+        inv_d: F8,
     }
 
     impl Row8 {
-        /// The rows `r0`, `r1` of the groups' directions `dir` (`WideRow::j_lin` for the
-        /// linear block: `dir·(1/D)`).
+        /// The rows `r0`, `r1` of the groups, with `T_ang = J_ang·c`.
         #[target_feature(enable = "avx")]
         #[inline]
-        fn join(r0: &WideRow, r1: &WideRow, dir: V8, (ca, cb): (F8, F8)) -> Row8 {
-            let inv_d = F8::join(r0.inv_d, r1.inv_d);
+        fn join(r0: &WideRow, r1: &WideRow, (ca, cb): (F8, F8)) -> Row8 {
             let (ja, jb) = (
                 V8::join(&r0.ang_a, &r1.ang_a),
                 V8::join(&r0.ang_b, &r1.ang_b),
             );
             Row8 {
-                j_lin: dir.scale(inv_d),
-                j_ang_a: ja.scale(inv_d),
-                j_ang_b: jb.scale(inv_d),
+                j_ang_a: ja,
+                j_ang_b: jb,
                 t_ang_a: ja.scale(ca),
                 t_ang_b: jb.scale(cb),
                 b: F8::join(r0.b, r1.b),
                 lambda: F8::join(r0.lambda, r1.lambda),
-                d: F8::join(r0.d, r1.d),
+                inv_d: F8::join(r0.inv_d, r1.inv_d),
             }
         }
 
-        /// `J̃·dV` (`wide::row_velocity`).
+        /// `J̃·dV = (J·dV)·(1/D)` for the row's direction `dir` (`wide::row_velocity`).
         #[target_feature(enable = "avx")]
         #[inline]
-        fn velocity(&self, va: &Vel8, vb: &Vel8) -> F8 {
+        fn velocity(&self, dir: V8, va: &Vel8, vb: &Vel8) -> F8 {
             let ang = self.j_ang_a.dot(va.ang).add(self.j_ang_b.dot(vb.ang));
-            ang.add(self.j_lin.dot(vb.lin.sub(va.lin)))
+            ang.add(dir.dot(vb.lin.sub(va.lin))).mul(self.inv_d)
         }
 
-        /// `dV += T·δ` (`wide::apply_impulse`).
+        /// `dV += T·δ` for the row's direction `dir` (`wide::apply_impulse`).
         #[target_feature(enable = "avx")]
         #[inline]
-        fn apply(&self, delta: F8, ima: F8, imb: F8, va: &mut Vel8, vb: &mut Vel8) {
-            let (dma, dmb) = (self.d.mul(ima), self.d.mul(imb));
-            va.lin = va.lin.sub(self.j_lin.scale(delta.mul(dma)));
+        fn apply(&self, dir: V8, delta: F8, ima: F8, imb: F8, va: &mut Vel8, vb: &mut Vel8) {
+            va.lin = va.lin.sub(dir.scale(delta.mul(ima)));
             va.ang = va.ang.add(self.t_ang_a.scale(delta));
-            vb.lin = vb.lin.add(self.j_lin.scale(delta.mul(dmb)));
+            vb.lin = vb.lin.add(dir.scale(delta.mul(imb)));
             vb.ang = vb.ang.add(self.t_ang_b.scale(delta));
         }
 
@@ -418,21 +413,22 @@ mod kernel {
                 for k in 0..n {
                     let k = if back { n - 1 - k } else { k };
                     let (w0, w1) = (&mut p0[k], &mut p1[k]);
-                    let row = |r: usize| Row8::join(&w0.rows[r], &w1.rows[r], dirs[r], inv_i);
+                    let row = |r: usize| Row8::join(&w0.rows[r], &w1.rows[r], inv_i);
                     let (rn, r1, r2) = (row(0), row(1), row(2));
+                    let [dn, d1, d2] = dirs;
                     // The friction rows from the same `dV`, bounded by ±μλₙ (`wide::friction_pair`).
                     let bound = friction.mul(rn.lambda).max(zero);
-                    let (v1, v2) = (r1.velocity(&va, &vb), r2.velocity(&va, &vb));
+                    let (v1, v2) = (r1.velocity(d1, &va, &vb), r2.velocity(d2, &va, &vb));
                     let n1 = r1.unclamped(v1).max(bound.neg()).min(bound);
                     let n2 = r2.unclamped(v2).max(bound.neg()).min(bound);
-                    let (d1, d2) = (n1.sub(r1.lambda), n2.sub(r2.lambda));
-                    r1.apply(d1, ima, imb, &mut va, &mut vb);
-                    r2.apply(d2, ima, imb, &mut va, &mut vb);
+                    let (e1, e2) = (n1.sub(r1.lambda), n2.sub(r2.lambda));
+                    r1.apply(d1, e1, ima, imb, &mut va, &mut vb);
+                    r2.apply(d2, e2, ima, imb, &mut va, &mut vb);
                     // The normal row (`wide::update`, λ ∈ [0, ∞)).
-                    let vn = rn.velocity(&va, &vb);
+                    let vn = rn.velocity(dn, &va, &vb);
                     let nn = rn.unclamped(vn).max(zero).min(inf);
-                    let dn = nn.sub(rn.lambda);
-                    rn.apply(dn, ima, imb, &mut va, &mut vb);
+                    let en = nn.sub(rn.lambda);
+                    rn.apply(dn, en, ima, imb, &mut va, &mut vb);
                     let [q0n, q01, q02] = &mut w0.rows;
                     let [q1n, q11, q12] = &mut w1.rows;
                     store_lambda(n1, q01, q11);

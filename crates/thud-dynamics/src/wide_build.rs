@@ -9,7 +9,7 @@
 //! ```text
 //!   J_ang,a = −(r_a × d),  J_ang,b = r_b × d,   T_ang,k = I_k⁻¹ J_ang,k
 //!   D = 1/m_a + 1/m_b + J_ang,a·T_ang,a + J_ang,b·T_ang,b
-//!   J̃ = J / D,   b̃ = J·Vnc / D
+//!   1/D,   b̃ = J·Vnc / D   (the blocks are kept as built, not divided by D)
 //! ```
 //!
 //! then the normal row's stabilization (`jacobian::stabilize`: speculative `s/dt`,
@@ -122,7 +122,6 @@ impl GroupBodies {
             ang_b: jb,
             b: jv * inv_d,
             lambda: Vec4::ZERO,
-            d: diag,
             inv_d,
         };
         (row, [ta, tb])
@@ -216,7 +215,7 @@ pub(crate) fn build_group(
         let b_vel = rows[0].b;
         // `jacobian::stabilize` on the normal row.
         let rn = &mut rows[0];
-        let inv_dn = Vec4::ONE / rn.d;
+        let inv_dn = rn.inv_d;
         let correction = clamp(erp * (-sep - slop) * inv_dt, Vec4::ZERO, max_correction);
         let open = sep.cmpgt(Vec4::ZERO);
         let closing = rn.b + sep * inv_dt * inv_dn;
@@ -415,7 +414,8 @@ mod tests {
                             .iter()
                             .flat_map(|v| v.to_array().map(f32::to_bits))
                             .collect();
-                        out.extend([r.b, r.lambda, r.d].map(f32::to_bits));
+                        // The lanes keep `1/D` only.
+                        out.extend([r.b, r.lambda, r.inv_d].map(f32::to_bits));
                         out
                     };
                     assert_eq!(bits(r), bits(q), "split {split}, point {i}, row {k}");
