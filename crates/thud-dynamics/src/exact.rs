@@ -379,9 +379,20 @@ impl Rule {
 
 /// The islands of the last step: `(root, contact points, joint rows)` in root order.
 pub(crate) fn islands_of(c: &ContactStore, j: &JointRows) -> Vec<(u32, Vec<u32>, Vec<u32>)> {
+    islands_where(c, j, |_| true)
+}
+
+/// [`islands_of`], only the islands whose root `keep` accepts (their points and joint
+/// rows are the only ones sorted and collected).
+fn islands_where(
+    c: &ContactStore,
+    j: &JointRows,
+    keep: impl Fn(u32) -> bool,
+) -> Vec<(u32, Vec<u32>, Vec<u32>)> {
     let mut order: Vec<(u32, Source)> = (0..c.inputs.len() as u32)
         .map(|i| (c.island[i as usize], Source::Point(i, 0)))
         .chain((0..j.rows.len() as u32).map(|r| (j.island[r as usize], Source::Joint(r))))
+        .filter(|e| keep(e.0))
         .collect();
     order.sort_by_key(|e| e.0);
     let mut out: Vec<(u32, Vec<u32>, Vec<u32>)> = Vec::new();
@@ -401,6 +412,8 @@ pub(crate) fn islands_of(c: &ContactStore, j: &JointRows) -> Vec<(u32, Vec<u32>,
 /// Whether some island has at most `max_rows` rows: a count per island root in a
 /// reused buffer, so the common case of large islands costs no allocation.
 pub(crate) fn any_small_island(c: &mut ContactStore, j: &JointRows, max_rows: usize) -> bool {
+    // Left empty where the rows are not counted (`takes_any` then looks at every island).
+    c.island_rows.clear();
     if 3 * c.inputs.len() + j.rows.len() <= max_rows {
         return !c.inputs.is_empty() || !j.rows.is_empty();
     }
@@ -411,7 +424,6 @@ pub(crate) fn any_small_island(c: &mut ContactStore, j: &JointRows, max_rows: us
         return true;
     }
     let count = &mut c.island_rows;
-    count.clear();
     count.resize(top as usize + 1, 0);
     // Runs of one root (a manifold's points, often a whole island's) are added up in a
     // register: one counter bumped point after point waits on its own last store.
@@ -495,7 +507,11 @@ pub(crate) fn takes_any(
     }
     let im = |k: u32| (k, bodies.inv_mass[k as usize]);
     let mut any = false;
-    for (_, idx, jidx) in islands_of(c, j) {
+    // Only the islands `any_small_island` counted as small are collected (a resting
+    // pile's large island would otherwise be sorted point by point every step).
+    let rows = &c.island_rows;
+    let small = |root: u32| rows.is_empty() || rows[root as usize] as usize <= rule.max_rows;
+    for (_, idx, jidx) in islands_where(c, j, small) {
         if 3 * idx.len() + jidx.len() > rule.max_rows {
             continue;
         }
