@@ -535,8 +535,8 @@ fn update<R: Relax>(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn friction_pair<R: Relax>(
-    (r1, j1, t1): (&mut WideRow, &V3, (V3, V3)),
-    (r2, j2, t2): (&mut WideRow, &V3, (V3, V3)),
+    (r1, dir1, t1): (&mut WideRow, &V3, (V3, V3)),
+    (r2, dir2, t2): (&mut WideRow, &V3, (V3, V3)),
     bound: Vec4,
     omega: R,
     ima: Vec4,
@@ -544,14 +544,17 @@ fn friction_pair<R: Relax>(
     va: &mut WideVel,
     vb: &mut WideVel,
 ) {
-    let (v1, v2) = (row_velocity(r1, j1, va, vb), row_velocity(r2, j2, va, vb));
+    let (v1, v2) = (
+        row_velocity(r1, dir1, va, vb),
+        row_velocity(r2, dir2, va, vb),
+    );
     let n1 = omega.unclamped(r1.lambda, r1.b, v1).max(-bound).min(bound);
     let n2 = omega.unclamped(r2.lambda, r2.b, v2).max(-bound).min(bound);
     let (d1, d2) = (n1 - r1.lambda, n2 - r2.lambda);
     r1.lambda = n1;
     r2.lambda = n2;
-    apply_impulse(j1, t1, d1, ima, imb, va, vb);
-    apply_impulse(j2, t2, d2, ima, imb, va, vb);
+    apply_impulse(dir1, t1, d1, ima, imb, va, vb);
+    apply_impulse(dir2, t2, d2, ima, imb, va, vb);
 }
 
 /// `dV += T·δ` of one row in four lanes (`pgs::apply_impulse` lane by lane): the
