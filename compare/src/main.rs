@@ -10,7 +10,14 @@
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes all
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_100 --seconds 2
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes tower_20,pyramid_20 --matched
+//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_40 --repeat 5
 //! ```
+//!
+//! With `--repeat N` each scene runs N times in each engine, the engines taking turns,
+//! and each engine's step times are those of its fastest run (the lowest median, with
+//! that run's p90): on a shared machine a run that another process slowed down then
+//! does not decide the ratio. The quality and memory figures are the first run's (a
+//! run is deterministic, so every run gives the same ones).
 
 mod engine;
 mod error;
@@ -60,6 +67,38 @@ struct Args {
     /// always runs on one).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Runs of each scene in each engine, taking turns; the step times reported are
+    /// each engine's fastest run (lowest median).
+    #[arg(long, default_value_t = 1)]
+    repeat: usize,
+}
+
+/// `first`'s figures with the step times of the fastest of `runs` (lowest median).
+fn fastest(first: measure::Figures, runs: &[measure::Figures]) -> measure::Figures {
+    let best = runs
+        .iter()
+        .min_by(|a, b| a.median_ms.total_cmp(&b.median_ms))
+        .map_or((first.median_ms, first.p90_ms), |f| (f.median_ms, f.p90_ms));
+    measure::Figures {
+        median_ms: best.0,
+        p90_ms: best.1,
+        ..first
+    }
+}
+
+/// Builds one engine with `make`, runs it and fills in its heap figures (bytes held
+/// once built, and after the run).
+fn measured<E: Engine>(
+    make: impl FnOnce() -> Result<E, CompareError>,
+    scene: &Scene,
+    steps: usize,
+) -> Result<measure::Figures, CompareError> {
+    let start = heap::live();
+    let mut e = make()?;
+    let built = heap::live().saturating_sub(start);
+    let mut f = run_one(&mut e, scene, steps)?;
+    f.heap = Some((built, heap::live().saturating_sub(start)));
+    Ok(f)
 }
 
 /// The scenes named by `--scenes`.
@@ -122,6 +161,9 @@ fn run(args: &Args) -> Result<(), CompareError> {
     if args.threads == 0 {
         return Err(CompareError::Usage("--threads must be at least 1".into()));
     }
+    if args.repeat == 0 {
+        return Err(CompareError::Usage("--repeat must be at least 1".into()));
+    }
     // Fails only if a pool exists already, which nothing here builds before.
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
@@ -140,27 +182,16 @@ fn run(args: &Args) -> Result<(), CompareError> {
         } else {
             Budget::Default
         };
-        let thud = {
-            let start = heap::live();
-            let mut e = ThudEngine::new(scene)?;
-            let built = heap::live().saturating_sub(start);
-            let mut f = run_one(&mut e, scene, steps)?;
-            f.heap = Some((built, heap::live().saturating_sub(start)));
-            f
-        };
-        let rapier = {
-            let start = heap::live();
-            let mut e = RapierEngine::new(scene, budget)?;
-            let built = heap::live().saturating_sub(start);
-            let mut f = run_one(&mut e, scene, steps)?;
-            f.heap = Some((built, heap::live().saturating_sub(start)));
-            f
-        };
+        let (mut thud, mut rapier) = (Vec::new(), Vec::new());
+        for _ in 0..args.repeat {
+            thud.push(measured(|| ThudEngine::new(scene), scene, steps)?);
+            rapier.push(measured(|| RapierEngine::new(scene, budget), scene, steps)?);
+        }
         rows.push(Row {
             scene: scene.name.clone(),
             dynamic_bodies: scene.count(BodyKindDef::Dynamic),
-            thud,
-            rapier,
+            thud: fastest(thud[0].clone(), &thud),
+            rapier: fastest(rapier[0].clone(), &rapier),
         });
     }
     let rapier = rapier3d::prelude::IntegrationParameters::default();
@@ -176,9 +207,17 @@ fn run(args: &Args) -> Result<(), CompareError> {
         "thud (Settings::without_sleeping(): {thud_substeps} solve substeps × \
          {thud_iterations} PGS sweeps) vs Rapier (IntegrationParameters::default(){}: \
          {rapier_iterations} solver iterations × {rapier_sweeps} PGS sweeps); sleeping off; \
-         thud on {} thread(s), Rapier on one",
+         thud on {} thread(s), Rapier on one{}",
         if args.matched { ", matched budget" } else { "" },
-        args.threads
+        args.threads,
+        if args.repeat > 1 {
+            format!(
+                "; step times: each engine's fastest of {} runs, taking turns",
+                args.repeat
+            )
+        } else {
+            String::new()
+        }
     );
     println!("{}", table::markdown(&rows, &heading));
     println!("Memory (live heap bytes, counted by the comparison's global allocator):\n");
@@ -192,6 +231,7 @@ fn run(args: &Args) -> Result<(), CompareError> {
             "rapier_pgs_iterations": rapier_sweeps,
             "seconds": args.seconds,
             "thud_threads": args.threads,
+            "repeat": args.repeat,
         });
         let text = serde_json::to_string_pretty(&table::json(&rows, settings))
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
