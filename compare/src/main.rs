@@ -253,3 +253,41 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figures(median_ms: f64, p90_ms: f64, still_moving: usize) -> measure::Figures {
+        measure::Figures {
+            engine: "test",
+            steps: 10,
+            median_ms,
+            p90_ms,
+            drift: Some(0.001),
+            sag: None,
+            max_penetration: 0.0,
+            still_moving,
+            energy_rise: 0.0,
+            energy_rebound: 0.0,
+            contact_points: 4,
+            heap: Some((100, 200)),
+        }
+    }
+
+    /// `--repeat`: the step times of the run with the lowest median (and that run's
+    /// p90), everything else of the first run.
+    #[test]
+    fn repeated_runs_report_the_fastest_runs_step_times() {
+        let runs = [
+            figures(2.0, 3.0, 1),
+            figures(1.5, 4.0, 7),
+            figures(1.8, 1.9, 7),
+        ];
+        let f = fastest(runs[0].clone(), &runs);
+        assert_eq!((f.median_ms, f.p90_ms), (1.5, 4.0));
+        assert_eq!((f.still_moving, f.heap), (1, Some((100, 200))));
+        let one = fastest(runs[2].clone(), &runs[2..]);
+        assert_eq!(one, runs[2]);
+    }
+}
