@@ -30,7 +30,7 @@
 
 use rayon::prelude::*;
 
-use glam::Vec3;
+use glam::{Mat3, Vec3};
 
 use crate::{Manifold, Pose, Shape, contact_manifolds};
 
@@ -89,6 +89,8 @@ pub struct NarrowPhase {
     recomputed: usize,
     /// Scratch manifolds of the single-threaded in-place update, kept between steps.
     scratch: Vec<(u32, u32, Manifold)>,
+    /// Scratch of the single-threaded full update: a recomputed pair's last manifolds.
+    carry: Vec<PairManifold>,
 }
 
 impl Default for NarrowPhase {
@@ -116,6 +118,7 @@ impl NarrowPhase {
             parallel: true,
             recomputed: 0,
             scratch: Vec::new(),
+            carry: Vec::new(),
         }
     }
 
@@ -185,19 +188,24 @@ impl NarrowPhase {
             sorted = p;
             &sorted[..]
         };
-        let ctx = Ctx {
+        let mut previous = std::mem::take(&mut self.previous);
+        let (prev_normals, prev_states) = (&self.prev_normals, &self.prev_states);
+        let (match_distance, reuse_distance) = (self.match_distance, self.reuse_distance);
+        let reuse_cos = self.reuse_cos_half_angle;
+        let ctx_of = |prev| Ctx {
             shapes,
             poses,
             margin,
-            prev: &self.previous,
-            prev_normals: &self.prev_normals,
-            prev_states: &self.prev_states,
-            match_tol2: self.match_distance * self.match_distance,
-            reuse_d2: self.reuse_distance * self.reuse_distance,
-            reuse_cos: self.reuse_cos_half_angle,
+            prev,
+            prev_normals,
+            prev_states,
+            match_tol2: match_distance * match_distance,
+            reuse_d2: reuse_distance * reuse_distance,
+            reuse_cos,
         };
         self.recomputed = 0;
         if self.parallel && pairs.len() > CHUNK && rayon::current_num_threads() > 1 {
+            let ctx = ctx_of(&previous);
             let mut outs: Vec<ChunkOut> = pairs
                 .par_chunks(CHUNK)
                 .map(|c| {
@@ -222,20 +230,25 @@ impl NarrowPhase {
                 self.normals.append(&mut o.normals);
             }
         } else {
-            // One chunk writing straight into our buffers (their capacity is kept).
+            // One chunk writing straight into our buffers (their capacity is kept), last
+            // step's manifolds moved over instead of copied.
             let mut o = ChunkOut {
                 manifolds: std::mem::take(&mut self.manifolds),
                 normals: std::mem::take(&mut self.normals),
                 states: std::mem::take(&mut self.states),
                 recomputed: 0,
             };
-            ctx.run(pairs, &mut o);
+            let mut tmp = std::mem::take(&mut self.scratch);
+            let mut carry = std::mem::take(&mut self.carry);
+            ctx_of(&[]).run_moving(pairs, &mut previous, &mut tmp, &mut carry, &mut o);
+            (self.scratch, self.carry) = (tmp, carry);
             self.manifolds = o.manifolds;
             self.normals = o.normals;
             self.states = o.states;
             self.recomputed = o.recomputed;
         }
-        self.previous.clear();
+        previous.clear();
+        self.previous = previous;
         self.prev_normals.clear();
         self.prev_states.clear();
     }
@@ -367,15 +380,10 @@ impl InPlace<'_> {
             if (rel.position - st.rel.position).length_squared() <= self.reuse_d2
                 && rel.rotation.dot(st.rel.rotation).abs() >= self.reuse_cos
             {
-                let (ra, rb) = (pa.rotation_matrix(), pb.rotation_matrix());
-                for (m, nl) in ms[range.clone()].iter_mut().zip(&ns[range]) {
-                    let n = ra * *nl;
-                    m.manifold.normal = n;
-                    for p in &mut m.manifold.points {
-                        let xa = ra * p.local_a + pa.position;
-                        let xb = rb * p.local_b + pb.position;
-                        p.point = (xa + xb) * 0.5;
-                        p.separation = n.dot(xb - xa);
+                if !range.is_empty() {
+                    let (ra, rb) = (pa.rotation_matrix(), pb.rotation_matrix());
+                    for (m, nl) in ms[range.clone()].iter_mut().zip(&ns[range]) {
+                        refresh(&mut m.manifold, *nl, (pa, ra), (pb, rb));
                     }
                 }
                 continue;
@@ -421,6 +429,74 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// [`run`](Self::run) over all the pairs on one thread, with the same results, but
+    /// moving last step's manifolds out of `prev` (what `run` reads as `self.prev`; it
+    /// is left empty) into `out` instead of copying them. `tmp` and `carry` are scratch.
+    fn run_moving(
+        &self,
+        pairs: &[(u32, u32)],
+        prev: &mut Vec<PairManifold>,
+        tmp: &mut Vec<(u32, u32, Manifold)>,
+        carry: &mut Vec<PairManifold>,
+        out: &mut ChunkOut,
+    ) {
+        let states = self.prev_states;
+        let mut old = prev.drain(..).zip(self.prev_normals.iter().copied());
+        let mut cursor = 0;
+        for &(a, b) in pairs {
+            let (ia, ib) = (a as usize, b as usize);
+            if a == b
+                || ia >= self.shapes.len()
+                || ib >= self.shapes.len()
+                || ia >= self.poses.len()
+                || ib >= self.poses.len()
+            {
+                continue;
+            }
+            let (pa, pb) = (&self.poses[ia], &self.poses[ib]);
+            let rel = pa.inv_mul(pb);
+            // Pairs gone since last step: their manifolds are dropped.
+            while cursor < states.len() && (states[cursor].a, states[cursor].b) < (a, b) {
+                old.by_ref()
+                    .take(states[cursor].count as usize)
+                    .for_each(drop);
+                cursor += 1;
+            }
+            let st = states.get(cursor).filter(|s| (s.a, s.b) == (a, b)).copied();
+            cursor += usize::from(st.is_some());
+            if let Some(st) = st
+                && (rel.position - st.rel.position).length_squared() <= self.reuse_d2
+                && rel.rotation.dot(st.rel.rotation).abs() >= self.reuse_cos
+            {
+                // Reuse, as in `run`.
+                let start = out.manifolds.len() as u32;
+                if st.count > 0 {
+                    let (ra, rb) = (pa.rotation_matrix(), pb.rotation_matrix());
+                    for (mut m, nl) in old.by_ref().take(st.count as usize) {
+                        refresh(&mut m.manifold, nl, (pa, ra), (pb, rb));
+                        out.manifolds.push(m);
+                        out.normals.push(nl);
+                    }
+                }
+                out.states.push(PairState { start, ..st });
+                continue;
+            }
+            carry.clear();
+            if let Some(st) = st {
+                carry.extend(old.by_ref().take(st.count as usize).map(|(m, _)| m));
+            }
+            let fresh = Fresh {
+                a,
+                b,
+                poses: (pa, pb),
+                rel,
+                margin: self.margin,
+                match_tol2: self.match_tol2,
+            };
+            fresh.push((&self.shapes[ia], &self.shapes[ib]), carry, tmp, out);
+        }
+    }
+
     fn run(&self, chunk: &[(u32, u32)], out: &mut ChunkOut) {
         let mut tmp = Vec::new();
         // Pairs and states are both sorted: walk them together.
@@ -456,27 +532,17 @@ impl Ctx<'_> {
             {
                 // Reuse: same manifolds, anchors re-evaluated at the new poses.
                 let range = st.start as usize..(st.start + st.count) as usize;
-                let (ra, rb) = (pa.rotation_matrix(), pb.rotation_matrix());
-                for (m, nl) in self.prev[range.clone()]
-                    .iter()
-                    .zip(&self.prev_normals[range])
-                {
-                    let n = ra * *nl;
-                    let mut points = m.manifold.points.clone();
-                    for p in &mut points {
-                        let xa = ra * p.local_a + pa.position;
-                        let xb = rb * p.local_b + pb.position;
-                        p.point = (xa + xb) * 0.5;
-                        p.separation = n.dot(xb - xa);
+                if !range.is_empty() {
+                    let (ra, rb) = (pa.rotation_matrix(), pb.rotation_matrix());
+                    for (m, nl) in self.prev[range.clone()]
+                        .iter()
+                        .zip(&self.prev_normals[range])
+                    {
+                        let mut m = m.clone();
+                        refresh(&mut m.manifold, *nl, (pa, ra), (pb, rb));
+                        out.manifolds.push(m);
+                        out.normals.push(*nl);
                     }
-                    out.manifolds.push(PairManifold {
-                        a,
-                        b,
-                        sub_a: m.sub_a,
-                        sub_b: m.sub_b,
-                        manifold: Manifold { normal: n, points },
-                    });
-                    out.normals.push(*nl);
                 }
                 out.states.push(PairState {
                     a,
@@ -487,47 +553,91 @@ impl Ctx<'_> {
                 });
                 continue;
             }
-            out.recomputed += 1;
-            tmp.clear();
-            contact_manifolds(
-                &self.shapes[ia],
-                pa,
-                &self.shapes[ib],
-                pb,
-                self.margin,
-                &mut tmp,
-            );
             let old_ms = old.map_or(&[][..], |st| {
                 &self.prev[st.start as usize..(st.start + st.count) as usize]
             });
-            let mut j = 0;
-            for (sub_a, sub_b, manifold) in tmp.drain(..) {
-                let mut pm = PairManifold {
-                    a,
-                    b,
-                    sub_a,
-                    sub_b,
-                    manifold,
-                };
-                while j < old_ms.len() && (old_ms[j].sub_a, old_ms[j].sub_b) < (sub_a, sub_b) {
-                    j += 1;
-                }
-                if j < old_ms.len() && (old_ms[j].sub_a, old_ms[j].sub_b) == (sub_a, sub_b) {
-                    carry_user(&mut pm.manifold, &old_ms[j].manifold, self.match_tol2);
-                }
-                out.normals
-                    .push(pa.inverse_transform_vector(pm.manifold.normal));
-                out.manifolds.push(pm);
-            }
-            let count = out.manifolds.len() as u32 - start;
-            out.states.push(PairState {
+            let shapes = (&self.shapes[ia], &self.shapes[ib]);
+            let fresh = Fresh {
                 a,
                 b,
+                poses: (pa, pb),
                 rel,
-                start,
-                count,
-            });
+                margin: self.margin,
+                match_tol2: self.match_tol2,
+            };
+            fresh.push(shapes, old_ms, &mut tmp, out);
         }
+    }
+}
+
+/// A reused manifold at new poses: its normal (`nl`, in A's frame) and its points'
+/// positions and separations re-evaluated from their anchors.
+#[inline]
+fn refresh(m: &mut Manifold, nl: Vec3, (pa, ra): (&Pose, Mat3), (pb, rb): (&Pose, Mat3)) {
+    let n = ra * nl;
+    m.normal = n;
+    for p in &mut m.points {
+        let xa = ra * p.local_a + pa.position;
+        let xb = rb * p.local_b + pb.position;
+        p.point = (xa + xb) * 0.5;
+        p.separation = n.dot(xb - xa);
+    }
+}
+
+/// A pair whose manifolds are computed afresh.
+struct Fresh<'a> {
+    a: u32,
+    b: u32,
+    poses: (&'a Pose, &'a Pose),
+    /// B's pose in A's frame.
+    rel: Pose,
+    margin: f32,
+    match_tol2: f32,
+}
+
+impl Fresh<'_> {
+    /// Computes the pair's manifolds into `out`, carrying `user` data over from `old`
+    /// (its manifolds of last step, ascending by sub-shapes); `tmp` is scratch.
+    fn push(
+        &self,
+        (sa, sb): (&Shape, &Shape),
+        old: &[PairManifold],
+        tmp: &mut Vec<(u32, u32, Manifold)>,
+        out: &mut ChunkOut,
+    ) {
+        let (a, b) = (self.a, self.b);
+        let (pa, pb) = self.poses;
+        out.recomputed += 1;
+        let start = out.manifolds.len() as u32;
+        tmp.clear();
+        contact_manifolds(sa, pa, sb, pb, self.margin, tmp);
+        let mut j = 0;
+        for (sub_a, sub_b, manifold) in tmp.drain(..) {
+            let mut pm = PairManifold {
+                a,
+                b,
+                sub_a,
+                sub_b,
+                manifold,
+            };
+            while j < old.len() && (old[j].sub_a, old[j].sub_b) < (sub_a, sub_b) {
+                j += 1;
+            }
+            if j < old.len() && (old[j].sub_a, old[j].sub_b) == (sub_a, sub_b) {
+                carry_user(&mut pm.manifold, &old[j].manifold, self.match_tol2);
+            }
+            out.normals
+                .push(pa.inverse_transform_vector(pm.manifold.normal));
+            out.manifolds.push(pm);
+        }
+        let count = out.manifolds.len() as u32 - start;
+        out.states.push(PairState {
+            a,
+            b,
+            rel: self.rel,
+            start,
+            count,
+        });
     }
 }
 
