@@ -173,18 +173,26 @@ pub(crate) fn build_group(
         lanes,
     } = rows;
     for (wi, ((wp, ws), lanes)) in pts.iter_mut().zip(side.iter_mut()).zip(lanes).enumerate() {
-        // The lanes' points; a lane without one computes on a unit normal and is zeroed.
-        let mut n = V3::default();
+        // The lanes' points; a lane without one computes on its manifold's directions
+        // (an empty lane's, `Y`) and is zeroed.
         let mut p = V3::default();
         let (mut sep, mut warm) = (Vec4::ZERO, [Vec4::ZERO; 3]);
         let mut live = [false; 4];
-        for (l, &i) in lanes.iter().enumerate() {
-            if i == u32::MAX {
-                n.set(l, Vec3::Y);
-                continue;
+        if wi == 0 {
+            // The group's row directions: every lane holds its manifold's first point
+            // here (an empty lane `Y`), and a manifold's points share its normal, so
+            // its tangents too.
+            let mut n = V3::default();
+            for (l, &i) in lanes.iter().enumerate() {
+                n.set(l, inputs.get(i as usize).map_or(Vec3::Y, |p| p.normal));
             }
-            let input = &inputs[i as usize];
-            n.set(l, input.normal);
+            let (t1, t2) = tangents(n);
+            g.dir = [n, t1, t2];
+        }
+        for (l, &i) in lanes.iter().enumerate() {
+            let Some(input) = inputs.get(i as usize) else {
+                continue;
+            };
             p.set(l, input.point);
             sep[l] = input.separation;
             for (w, v) in warm.iter_mut().zip(input.warm) {
@@ -193,12 +201,7 @@ pub(crate) fn build_group(
             live[l] = true;
         }
         let live = glam::BVec4A::new(live[0], live[1], live[2], live[3]);
-        let (t1, t2) = tangents(n);
-        if wi == 0 {
-            // The group's row directions: every lane holds its manifold's first point
-            // here (an empty lane `Y`), and a manifold's points share its normal.
-            g.dir = [n, t1, t2];
-        }
+        let [n, t1, t2] = g.dir;
         let r_a = p - gb.com_a;
         let r_b = p - gb.com_b;
         let [(rn, bn), (r1, b1), (r2, b2)] = [
