@@ -307,7 +307,7 @@ impl Body {
     /// World position of the centre of mass (m).
     #[must_use]
     pub fn center_of_mass(&self) -> Vec3 {
-        self.pose.transform_point(self.local_com)
+        com_at(&self.pose, self.local_com)
     }
     /// Linear velocity of the centre of mass (m/s).
     #[must_use]
@@ -585,6 +585,30 @@ impl BodySet {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.order.is_empty()
+    }
+}
+
+/// The world centre of mass of a body at `pose` whose centre is `local_com` in its own
+/// frame: `pose·local_com`, or `pose.position` itself when the centre is the body's
+/// origin (a box's, a ball's): the rotated zero adds only zeros, so the step skips the
+/// rotation of every such body in every solve substep.
+#[inline]
+pub(crate) fn com_at(pose: &Pose, local_com: Vec3) -> Vec3 {
+    if local_com == Vec3::ZERO {
+        pose.position
+    } else {
+        pose.transform_point(local_com)
+    }
+}
+
+/// The body origin that puts the centre of mass `local_com` at `com` with orientation
+/// `q` (`com − q·local_com`; `com` itself for a centre at the origin, as in [`com_at`]).
+#[inline]
+pub(crate) fn origin_at(com: Vec3, q: Quat, local_com: Vec3) -> Vec3 {
+    if local_com == Vec3::ZERO {
+        com
+    } else {
+        com - q * local_com
     }
 }
 

@@ -22,7 +22,7 @@ use std::time::Instant;
 use glam::{Mat3, Quat, Vec3};
 use thud_collide::{BroadPhase, NarrowPhase, Pose};
 
-use crate::body::{Body, BodyBuilder, BodyHandle, BodyKind, BodySet};
+use crate::body::{Body, BodyBuilder, BodyHandle, BodyKind, BodySet, com_at, origin_at};
 use crate::collider::ColliderSet;
 use crate::contact::{BuildContext, ContactPointView, ContactStore, ContactView};
 use crate::error::{DynamicsError, finite3};
@@ -714,7 +714,7 @@ impl World {
         for &slot in self.bodies.order() {
             let b = self.bodies.slot(slot);
             let rot = Mat3::from_quat(b.pose.rotation);
-            let com = b.pose.transform_point(b.local_com);
+            let com = com_at(&b.pose, b.local_com);
             let u0 = Velocity {
                 lin: b.linear_velocity,
                 ang: b.angular_velocity,
@@ -823,7 +823,7 @@ impl World {
             p.lin += vnc.lin + dv.lin;
             p.ang += vnc.ang + dv.ang;
             let b = self.bodies.slot(sb.body[i]);
-            sb.com[i] = b.pose.transform_point(b.local_com);
+            sb.com[i] = com_at(&b.pose, b.local_com);
             if b.kind == BodyKind::Dynamic {
                 let u0 = Velocity {
                     lin: b.linear_velocity,
@@ -989,7 +989,7 @@ impl World {
             let com = self.solver.com[i];
             let (com, q) = integrate_pose(com, b.pose.rotation, move_u, h);
             b.pose.rotation = q;
-            b.pose.position = com - q * b.local_com;
+            b.pose.position = origin_at(com, q, b.local_com);
             if b.kind == BodyKind::Dynamic {
                 b.linear_velocity = u.lin;
                 b.angular_velocity = u.ang;
@@ -1085,8 +1085,8 @@ fn build_params(s: &Settings, h: f32) -> BuildParams {
 
 /// Velocity that carries a kinematic body from its pose to `target` in `h`.
 fn kinematic_velocity(b: &Body, target: Pose, h: f32) -> Velocity {
-    let com0 = b.pose.transform_point(b.local_com);
-    let com1 = target.transform_point(b.local_com);
+    let com0 = com_at(&b.pose, b.local_com);
+    let com1 = com_at(&target, b.local_com);
     let mut dq = target.rotation * b.pose.rotation.inverse();
     if dq.w < 0.0 {
         dq = -dq;
