@@ -179,9 +179,12 @@ impl BoxedLcp {
     /// of an uncoupled row, that caps the row scales of the pass test.
     #[must_use]
     pub fn data_scale(&self) -> f64 {
-        let coupled: Vec<usize> = self.coupling().iter().map(|c| c.t).collect();
+        let mut coupled = vec![false; self.n()];
+        for c in self.coupling() {
+            coupled[c.t] = true;
+        }
         let bound = (0..self.n())
-            .filter(|i| !coupled.contains(i))
+            .filter(|&i| !coupled[i])
             .flat_map(|i| [self.lo()[i], self.hi()[i]])
             .filter(|v| v.is_finite())
             .fold(0.0f64, |m, v| m.max(v.abs()));

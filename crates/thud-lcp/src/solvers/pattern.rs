@@ -83,6 +83,9 @@ pub(crate) fn solve_pattern(
     for l in &links {
         constant[l.0] = false;
     }
+    // The rows whose value is a number, in ascending order (each free row's sum below
+    // adds their terms in that order).
+    let constants: Vec<usize> = (0..n).filter(|&j| constant[j]).collect();
     let k = free.len();
     let mut mat = Vec::with_capacity(k * k);
     let mut rhs = Vec::with_capacity(k);
@@ -95,10 +98,8 @@ pub(crate) fn solve_pattern(
         }
         mat[start + index[i]] += eps;
         let mut s = b[i] - eps * centre[i];
-        for j in 0..n {
-            if constant[j] {
-                s += row[j] * lambda[j];
-            }
+        for &j in &constants {
+            s += row[j] * lambda[j];
         }
         rhs.push(-s);
     }
