@@ -150,6 +150,13 @@ impl NarrowPhase {
         self.parallel = parallel;
     }
 
+    fn reuse(&self) -> Reuse {
+        Reuse {
+            d2: self.reuse_distance * self.reuse_distance,
+            cos: self.reuse_cos_half_angle,
+        }
+    }
+
     /// How many pairs were recomputed (not reused) in the last update.
     #[must_use]
     pub fn recomputed_pairs(&self) -> usize {
@@ -190,8 +197,7 @@ impl NarrowPhase {
         };
         let mut previous = std::mem::take(&mut self.previous);
         let (prev_normals, prev_states) = (&self.prev_normals, &self.prev_states);
-        let (match_distance, reuse_distance) = (self.match_distance, self.reuse_distance);
-        let reuse_cos = self.reuse_cos_half_angle;
+        let (match_distance, reuse) = (self.match_distance, self.reuse());
         let ctx_of = |prev| Ctx {
             shapes,
             poses,
@@ -200,8 +206,7 @@ impl NarrowPhase {
             prev_normals,
             prev_states,
             match_tol2: match_distance * match_distance,
-            reuse_d2: reuse_distance * reuse_distance,
-            reuse_cos,
+            reuse,
         };
         self.recomputed = 0;
         if self.parallel && pairs.len() > CHUNK && rayon::current_num_threads() > 1 {
@@ -261,8 +266,7 @@ impl NarrowPhase {
             poses,
             margin,
             match_tol2: self.match_distance * self.match_distance,
-            reuse_d2: self.reuse_distance * self.reuse_distance,
-            reuse_cos: self.reuse_cos_half_angle,
+            reuse: self.reuse(),
         };
         let total = self.states.len();
         let (ok, recomputed) = if self.parallel && total > CHUNK && rayon::current_num_threads() > 1
@@ -347,8 +351,7 @@ struct InPlace<'a> {
     poses: &'a [Pose],
     margin: f32,
     match_tol2: f32,
-    reuse_d2: f32,
-    reuse_cos: f32,
+    reuse: Reuse,
 }
 
 impl InPlace<'_> {
@@ -365,21 +368,14 @@ impl InPlace<'_> {
         let mut ok = true;
         let mut recomputed = 0;
         for st in states.iter_mut() {
-            let (ia, ib) = (st.a as usize, st.b as usize);
-            if ia >= self.shapes.len()
-                || ib >= self.shapes.len()
-                || ia >= self.poses.len()
-                || ib >= self.poses.len()
-            {
+            let Some((pa, pb)) = pair_poses(self.shapes, self.poses, st.a, st.b) else {
                 ok = false;
                 continue;
-            }
-            let (pa, pb) = (&self.poses[ia], &self.poses[ib]);
+            };
+            let (ia, ib) = (st.a as usize, st.b as usize);
             let rel = pa.inv_mul(pb);
             let range = st.start as usize - begin..(st.start + st.count) as usize - begin;
-            if (rel.position - st.rel.position).length_squared() <= self.reuse_d2
-                && rel.rotation.dot(st.rel.rotation).abs() >= self.reuse_cos
-            {
+            if self.reuse.keeps(&rel, &st.rel) {
                 if !range.is_empty() {
                     let (ra, rb) = (rotation(pa), rotation(pb));
                     for (m, nl) in ms[range.clone()].iter_mut().zip(&ns[range]) {
@@ -424,8 +420,7 @@ struct Ctx<'a> {
     prev_normals: &'a [Vec3],
     prev_states: &'a [PairState],
     match_tol2: f32,
-    reuse_d2: f32,
-    reuse_cos: f32,
+    reuse: Reuse,
 }
 
 impl Ctx<'_> {
@@ -444,16 +439,10 @@ impl Ctx<'_> {
         let mut old = prev.drain(..).zip(self.prev_normals.iter().copied());
         let mut cursor = 0;
         for &(a, b) in pairs {
-            let (ia, ib) = (a as usize, b as usize);
-            if a == b
-                || ia >= self.shapes.len()
-                || ib >= self.shapes.len()
-                || ia >= self.poses.len()
-                || ib >= self.poses.len()
-            {
+            let Some((pa, pb)) = pair_poses(self.shapes, self.poses, a, b) else {
                 continue;
-            }
-            let (pa, pb) = (&self.poses[ia], &self.poses[ib]);
+            };
+            let (ia, ib) = (a as usize, b as usize);
             let rel = pa.inv_mul(pb);
             // Pairs gone since last step: their manifolds are dropped.
             while cursor < states.len() && (states[cursor].a, states[cursor].b) < (a, b) {
@@ -465,8 +454,7 @@ impl Ctx<'_> {
             let st = states.get(cursor).filter(|s| (s.a, s.b) == (a, b)).copied();
             cursor += usize::from(st.is_some());
             if let Some(st) = st
-                && (rel.position - st.rel.position).length_squared() <= self.reuse_d2
-                && rel.rotation.dot(st.rel.rotation).abs() >= self.reuse_cos
+                && self.reuse.keeps(&rel, &st.rel)
             {
                 // Reuse, as in `run`.
                 let start = out.manifolds.len() as u32;
@@ -504,16 +492,10 @@ impl Ctx<'_> {
             .first()
             .map_or(0, |&f| self.prev_states.partition_point(|s| (s.a, s.b) < f));
         for &(a, b) in chunk {
-            let (ia, ib) = (a as usize, b as usize);
-            if a == b
-                || ia >= self.shapes.len()
-                || ib >= self.shapes.len()
-                || ia >= self.poses.len()
-                || ib >= self.poses.len()
-            {
+            let Some((pa, pb)) = pair_poses(self.shapes, self.poses, a, b) else {
                 continue;
-            }
-            let (pa, pb) = (&self.poses[ia], &self.poses[ib]);
+            };
+            let (ia, ib) = (a as usize, b as usize);
             let rel = pa.inv_mul(pb);
             while cursor < self.prev_states.len()
                 && (self.prev_states[cursor].a, self.prev_states[cursor].b) < (a, b)
@@ -527,8 +509,7 @@ impl Ctx<'_> {
                 .copied();
             let start = out.manifolds.len() as u32;
             if let Some(st) = old
-                && (rel.position - st.rel.position).length_squared() <= self.reuse_d2
-                && rel.rotation.dot(st.rel.rotation).abs() >= self.reuse_cos
+                && self.reuse.keeps(&rel, &st.rel)
             {
                 // Reuse: same manifolds, anchors re-evaluated at the new poses.
                 let range = st.start as usize..(st.start + st.count) as usize;
@@ -568,6 +549,36 @@ impl Ctx<'_> {
             fresh.push(shapes, old_ms, &mut tmp, out);
         }
     }
+}
+
+/// The reuse thresholds: squared distance (m²) and cosine of half the angle.
+#[derive(Clone, Copy, Debug)]
+struct Reuse {
+    d2: f32,
+    cos: f32,
+}
+
+impl Reuse {
+    /// Whether a pair whose relative pose is now `rel` keeps the manifolds it had at
+    /// `at` (within the distance and the angle).
+    #[inline]
+    fn keeps(self, rel: &Pose, at: &Pose) -> bool {
+        (rel.position - at.position).length_squared() <= self.d2
+            && rel.rotation.dot(at.rotation).abs() >= self.cos
+    }
+}
+
+/// The poses of a pair of distinct collider slots that both have a shape and a pose.
+#[inline]
+fn pair_poses<'a>(
+    shapes: &[Shape],
+    poses: &'a [Pose],
+    a: u32,
+    b: u32,
+) -> Option<(&'a Pose, &'a Pose)> {
+    let n = shapes.len().min(poses.len());
+    (a != b && (a as usize) < n && (b as usize) < n)
+        .then(|| (&poses[a as usize], &poses[b as usize]))
 }
 
 /// A pose's rotation as a matrix of SIMD columns (`refresh`'s products: the same
