@@ -3,7 +3,9 @@
 //!
 //! `Lu::factor` refuses a pivot smaller than `pivot_tol` (an absolute number the
 //! caller derives from the problem's scale), so "numerically singular" is decided in
-//! one place. Costs: factor `⅔k³`, solve `2k²` for a `k × k` block.
+//! one place. Costs: factor `⅔k³` for a dense `k × k` block, about `k·kl·(kl + ku)`
+//! for a banded one (lower and upper bandwidths `kl`, `ku`: contact islands in store
+//! order, see `Lu::factor`), solve `2k²`.
 
 use crate::matrix::Matrix;
 
