@@ -46,7 +46,7 @@ use smallvec::SmallVec;
 
 use crate::solver_body::Velocity;
 use crate::wide::{
-    GaussSeidel, Group, Sor, Velocities, WidePoint, WideSide, WideT, solve_group, split_group,
+    GaussSeidel, Group, Sor, Velocities, WideSide, WideSlot, WideT, solve_group, split_group,
 };
 
 /// Marks a dependency on the previous sweep.
@@ -358,7 +358,7 @@ impl Schedule {
     pub fn velocity_sweeps(
         &mut self,
         groups: &[Group],
-        points: &mut [WidePoint],
+        slots: &mut [WideSlot],
         t: &[WideT],
         dv: &mut [Velocity],
         sweeps: u32,
@@ -366,13 +366,14 @@ impl Schedule {
     ) {
         debug_assert_eq!(groups.len(), self.len());
         let w = Vec4::splat(omega);
-        let pts = Shared::new(points);
+        let pts = Shared::new(slots);
         let vel = Shared::new(dv);
         self.run(sweeps, |g| {
             let grp = &groups[g];
             // SAFETY: task (s, g) is claimed once and runs after (s − 1, g) (module
-            // docs), so no other thread holds group g's points.
-            let p = unsafe { pts.slice(grp.range()) };
+            // docs), so no other thread holds group g's slots (with a schedule, groups
+            // do not share slots: `WideContacts::pack`).
+            let p = unsafe { pts.slice(grp.slots()) };
             let dv = &mut SharedVelocities(vel);
             let t = &t[grp.t_range()];
             if omega == 1.0 {
@@ -389,7 +390,7 @@ impl Schedule {
     pub fn split_sweeps(
         &mut self,
         groups: &[Group],
-        points: &[WidePoint],
+        slots: &[WideSlot],
         t: &[WideT],
         side: &[WideSide],
         lambda: &mut [Vec4],
@@ -406,7 +407,7 @@ impl Schedule {
             let l = unsafe { lam.slice(r.clone()) };
             split_group(
                 grp,
-                &points[r.clone()],
+                &slots[grp.slots()],
                 &t[grp.t_range()],
                 &side[r],
                 l,

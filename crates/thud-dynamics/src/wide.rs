@@ -10,8 +10,9 @@
 //!
 //! | array | what | bytes |
 //! |---|---|---|
-//! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b`, μ, isotropic `I⁻¹` of a and b, the rows' three directions (normal, tangents), range of wide points and of `T` blocks | 272 |
-//! | `points` | [`WidePoint`]: the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J_ang,a, J_ang,b, b̃, λ, 1/D` × 4 lanes — all a velocity sweep reads; the linear block is the group's direction, `J̃·dV` is `(J·dV)·(1/D)` and, for isotropic bodies, `T_ang = J_ang·c` is made in the sweep | 432 per 4 points |
+//! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b`, μ, isotropic `I⁻¹` of a and b, the rows' three directions (normal, tangents), range of wide points, of slots (and its half) and of `T` blocks | 288 |
+//! | `slots` | [`WideSlot`]: the rows of two groups' wide points side by side, field by field. A wide point ([`WidePoint`], one half of a slot) is the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J_ang,a, J_ang,b, b̃, λ, 1/D` × 4 lanes — all a velocity sweep reads; the linear block is the group's direction, `J̃·dV` is `(J·dV)·(1/D)` and, for isotropic bodies, `T_ang = J_ang·c` is made in the sweep | 432 per 4 points (a slot is 864) |
+//! | `loc` | the slot and half of each wide point (`2·slot + half`) | 4 per 4 points |
 //! | `t` | [`WideT`]: the `T_ang` blocks of the wide points of groups with a body that is not isotropic (none in the standard scenes) | 288 per 4 points |
 //! | `side` | [`WideSide`]: beside each wide point, the split row's `b̃`, the lanes' separations (advanced between solve substeps) and the normal rows' `J̃ₙ·Vnc₀` | 48 per 4 points |
 //! | `lanes` | the contact store's point index behind each lane (`u32::MAX`: empty lane) | 16 per 4 points |
@@ -28,6 +29,18 @@
 //! its `T` blocks are zero. Manifolds in a colour are sorted by point count first so
 //! groups are full. Where the CPU has AVX, two groups run side by side in one eight-lane
 //! kernel (`wide_avx.rs`, in the units `plan_units` lays out), with the same bits.
+//!
+//! **Slots.** The per-point arrays beside the rows (`side`, `lanes`, `split_lambda`,
+//! `impulse`) are indexed by wide point, each group's contiguous. The rows themselves sit
+//! in [`WideSlot`]s: each field of two groups' wide point `k` as one `[Vec4; 2]`, the
+//! group in half 0 first. When the sweeps run on one thread (`assign_slots`), the two
+//! groups of a pair unit share slots, in sweep order, so the eight-lane kernel reads
+//! every field of both with one 32-byte load instead of joining two 16-byte halves
+//! from two places (27 joins a pair of wide points, and the registers they held); a
+//! group that runs alone shares its slots with the next lone group of as many points.
+//! When the pool's threads split the groups (parallel sweeps, per-group passes on the
+//! pool), every group keeps half 0 of slots numbered as its wide points, so no slot has
+//! two owners.
 //!
 //! A sweep's time follows the instructions it issues and, once two groups run as one,
 //! the bytes it streams: building `J̃_ang` and `T_ang` in the sweep from the 96 bytes of
@@ -181,14 +194,101 @@ pub(crate) struct WideSide {
     pub b_vel: Vec4,
 }
 
-impl WidePoint {
-    /// Copy each lane's λ from the store (after the exact mode or the restitution pass
-    /// changed them there).
-    fn take_lambda(&mut self, lanes: &[u32; 4], store: &ContactStore) {
+/// One row of two groups' wide points side by side, field by field: each `[Vec4; 2]`
+/// holds the field of the group in half 0, then of the group in half 1 (288 bytes).
+/// Two groups that the serial sweep runs as one (`wide_avx.rs`) share their slots, so
+/// their eight lanes of a field are one 32-byte load; a group that runs alone keeps half
+/// 0 of its own slots.
+#[repr(C, align(32))]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct SlotRow {
+    /// `J_ang,a`: `x`, `y`, `z`, each both halves.
+    pub ang_a: [[Vec4; 2]; 3],
+    /// `J_ang,b`.
+    pub ang_b: [[Vec4; 2]; 3],
+    pub b: [Vec4; 2],
+    pub lambda: [Vec4; 2],
+    pub inv_d: [Vec4; 2],
+}
+
+impl SlotRow {
+    /// The row of the group in half `h`.
+    #[inline(always)]
+    pub fn get(&self, h: usize) -> WideRow {
+        let h = h & 1;
+        let v = |a: &[[Vec4; 2]; 3]| V3 {
+            x: a[0][h],
+            y: a[1][h],
+            z: a[2][h],
+        };
+        WideRow {
+            ang_a: v(&self.ang_a),
+            ang_b: v(&self.ang_b),
+            b: self.b[h],
+            lambda: self.lambda[h],
+            inv_d: self.inv_d[h],
+        }
+    }
+
+    /// Overwrite the row of half `h`.
+    #[inline(always)]
+    pub fn set(&mut self, h: usize, r: &WideRow) {
+        let h = h & 1;
+        let v = |a: &mut [[Vec4; 2]; 3], r: &V3| {
+            a[0][h] = r.x;
+            a[1][h] = r.y;
+            a[2][h] = r.z;
+        };
+        v(&mut self.ang_a, &r.ang_a);
+        v(&mut self.ang_b, &r.ang_b);
+        self.b[h] = r.b;
+        self.lambda[h] = r.lambda;
+        self.inv_d[h] = r.inv_d;
+    }
+}
+
+/// Point `k` of two groups (eight manifolds), as [`SlotRow`]s (864 bytes): the packed
+/// rows' storage. [`WidePoint`] is one half of it as a value.
+#[repr(C, align(32))]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct WideSlot {
+    pub rows: [SlotRow; 3],
+}
+
+impl WideSlot {
+    /// The wide point of half `h`.
+    #[inline(always)]
+    pub fn point(&self, h: usize) -> WidePoint {
+        WidePoint {
+            rows: [
+                self.rows[0].get(h),
+                self.rows[1].get(h),
+                self.rows[2].get(h),
+            ],
+        }
+    }
+
+    /// The λ of half `h`'s three rows.
+    #[inline(always)]
+    pub fn lambdas(&self, h: usize) -> [Vec4; 3] {
+        self.rows.each_ref().map(|r| r.lambda[h & 1])
+    }
+
+    /// Overwrite the λ of half `h`'s three rows.
+    #[inline(always)]
+    pub fn set_lambdas(&mut self, h: usize, l: [Vec4; 3]) {
+        for (r, l) in self.rows.iter_mut().zip(l) {
+            r.lambda[h & 1] = l;
+        }
+    }
+
+    /// Copy each lane of half `h`'s λ from the store (after the exact mode or the
+    /// restitution pass changed them there).
+    fn take_lambda(&mut self, h: usize, lanes: &[u32; 4], store: &ContactStore) {
         for (l, &i) in lanes.iter().enumerate() {
             if i != u32::MAX {
                 for (wr, r) in self.rows.iter_mut().zip(&store.points[i as usize].rows) {
-                    wr.lambda[l] = r.lambda;
+                    wr.lambda[h & 1][l] = r.lambda;
                 }
             }
         }
@@ -204,7 +304,7 @@ impl WidePoint {
 #[inline(always)]
 fn refresh_group<V: Velocities + ?Sized>(
     g: &Group,
-    pts: &mut [WidePoint],
+    slots: &mut [WideSlot],
     side: &mut [WideSide],
     moved: &V,
     h: f32,
@@ -212,20 +312,23 @@ fn refresh_group<V: Velocities + ?Sized>(
 ) {
     let (ma, mb) = (gather(moved, g.a), gather(moved, g.b));
     let inv_dt = Vec4::splat(s.inv_dt);
-    for (p, side) in pts.iter_mut().zip(side) {
-        side.sep += Vec4::splat(h) * row_velocity_raw(&p.rows[0], &g.dir[0], &ma, &mb);
+    let half = g.half();
+    for (slot, side) in slots.iter_mut().zip(side) {
+        let rn = slot.rows[0].get(half);
+        side.sep += Vec4::splat(h) * row_velocity_raw(&rn, &g.dir[0], &ma, &mb);
         // The build's own `1/D` (0 in empty lanes).
-        let inv_dn = p.rows[0].inv_d;
+        let inv_dn = rn.inv_d;
         let correction = (Vec4::splat(s.erp) * (-side.sep - Vec4::splat(s.slop)) * inv_dt)
             .clamp(Vec4::ZERO, Vec4::splat(s.max_correction));
         let open = side.sep.cmpgt(Vec4::ZERO);
         let speculative = Vec4::select(open, side.sep * inv_dt * inv_dn, Vec4::ZERO);
         let push = Vec4::select(open, Vec4::ZERO, correction * inv_dn);
+        let b = &mut slot.rows[0].b[half & 1];
         if s.split {
-            p.rows[0].b = side.b_vel + speculative;
+            *b = side.b_vel + speculative;
             side.split_b = -push;
         } else {
-            p.rows[0].b = side.b_vel + (speculative - push);
+            *b = side.b_vel + (speculative - push);
         }
     }
 }
@@ -260,12 +363,19 @@ pub(crate) struct WriteBack<'a> {
 
 /// `write_back` for one group's wide points `pts` (their summed impulses `sums`, their
 /// lanes' store points `lanes`), while they are in cache.
-fn write_lanes(pts: &[WidePoint], sums: &[[Vec4; 3]], lanes: &[[u32; 4]], wb: &mut WriteBack<'_>) {
-    for ((p, sum), lanes) in pts.iter().zip(sums).zip(lanes) {
+fn write_lanes(
+    slots: &[WideSlot],
+    h: usize,
+    sums: &[[Vec4; 3]],
+    lanes: &[[u32; 4]],
+    wb: &mut WriteBack<'_>,
+) {
+    for ((slot, sum), lanes) in slots.iter().zip(sums).zip(lanes) {
+        let lambda = slot.lambdas(h);
         for (l, &i) in lanes.iter().enumerate() {
             if i != u32::MAX {
                 let (mi, pi) = wb.source[i as usize];
-                let [n, t1, t2] = p.rows.each_ref().map(|r| r.lambda[l]);
+                let [n, t1, t2] = lambda.map(|v| v[l]);
                 let [sn, s1, s2] = sum.map(|s| s[l]);
                 wb.manifolds[mi as usize].manifold.points[pi as usize].user =
                     [n, t1, t2, sn, s1, s2];
@@ -299,6 +409,10 @@ pub(crate) struct Group {
     /// Lanes whose body a (bits 0–3) or body b (bits 4–7) can move: only those `dV`s
     /// are written back, so a static, kinematic or dummy body's entry is only ever read.
     movable: u8,
+    /// Its half of its [`WideSlot`]s (1 only for the second group of a pair that shares
+    /// slots) and its first slot; it has `count` of them.
+    half: u8,
+    slot: u32,
 }
 
 impl Group {
@@ -319,9 +433,19 @@ impl Group {
         self.movable
     }
 
-    /// Its wide points.
+    /// Its wide points (the index of the per-point arrays beside the rows).
     pub(crate) fn range(&self) -> std::ops::Range<usize> {
         self.first as usize..(self.first + self.count) as usize
+    }
+
+    /// Its [`WideSlot`]s, where its rows are (in their half [`Group::half`]).
+    pub(crate) fn slots(&self) -> std::ops::Range<usize> {
+        self.slot as usize..(self.slot + self.count) as usize
+    }
+
+    /// Its half of its slots.
+    pub(crate) fn half(&self) -> usize {
+        usize::from(self.half)
     }
 
     /// Its [`WideT`] blocks (empty for a group of isotropic bodies).
@@ -375,7 +499,13 @@ pub(crate) struct WideContacts {
     units: Vec<[u32; 2]>,
     /// Scratch of `plan_units`.
     taken: Vec<bool>,
-    points: Vec<WidePoint>,
+    /// The rows, in slots of two groups' wide points (the groups' `slot`, `half`).
+    slots: Vec<WideSlot>,
+    /// The slot of each wide point, `2·slot + half`.
+    loc: Vec<u32>,
+    /// Whether the groups run as one pair share slots (only when every sweep and pass
+    /// over the rows runs on one thread, so no two threads ever hold one slot).
+    shared: bool,
     /// The `T_ang` blocks of the groups that keep them ([`Group::t_range`]).
     t: Vec<WideT>,
     /// Beside each wide point: what the passes between the sweeps read.
@@ -404,15 +534,57 @@ pub(crate) struct WideContacts {
     pair_kernel: Option<PairKernel>,
 }
 
-/// Two disjoint ranges of `v`, mutably (`a` before `b`).
-fn two_mut<T>(
-    v: &mut [T],
-    a: std::ops::Range<usize>,
-    b: std::ops::Range<usize>,
-) -> (&mut [T], &mut [T]) {
-    debug_assert!(a.end <= b.start);
-    let (lo, hi) = v.split_at_mut(b.start);
-    (&mut lo[a], &mut hi[..b.len()])
+/// Lay out the groups' rows in slots and return how many there are. With `share`, in
+/// sweep order (`units`), the two groups of a unit in the two halves of the same slots,
+/// so the pair kernel reads each field of both as one; without, every group alone in
+/// half 0 of slots numbered as its wide points (so the per-group slices of
+/// `wide_build::each_group` and `parallel.rs` split the slots where they split the
+/// groups). `loc` takes each wide point's `2·slot + half`.
+fn assign_slots(
+    groups: &mut [Group],
+    units: &[[u32; 2]],
+    share: bool,
+    loc: &mut Vec<u32>,
+) -> usize {
+    let mut next = 0;
+    if share {
+        // A group that runs alone takes half 1 of the last lone group's slots when it
+        // has as many points (its rows do not stream another half's bytes with them).
+        let mut open: Option<(u32, u32)> = None;
+        for &[g0, g1] in units {
+            let g = &mut groups[g0 as usize];
+            let count = g.count;
+            if g1 == u32::MAX {
+                match open.take() {
+                    Some((slot, n)) if n == count => (g.slot, g.half) = (slot, 1),
+                    _ => {
+                        (g.slot, g.half) = (next, 0);
+                        open = Some((next, count));
+                        next += count;
+                    }
+                }
+                continue;
+            }
+            (g.slot, g.half) = (next, 0);
+            let h = &mut groups[g1 as usize];
+            debug_assert_eq!(h.count, count);
+            (h.slot, h.half) = (next, 1);
+            next += count;
+        }
+    } else {
+        for g in groups.iter_mut() {
+            (g.slot, g.half) = (g.first, 0);
+        }
+        next = groups.last().map_or(0, |g| g.first + g.count);
+    }
+    loc.clear();
+    loc.resize(groups.last().map_or(0, |g| g.range().end), 0);
+    for g in groups.iter() {
+        for (w, s) in g.range().zip(g.slot..) {
+            loc[w] = 2 * s + u32::from(g.half);
+        }
+    }
+    next as usize
 }
 
 /// The sweep order in units of one or two groups (`[g, u32::MAX]` or `[g, h]`): every
@@ -632,23 +804,23 @@ pub(crate) fn scatter<V: Velocities + ?Sized>(dv: &mut V, idx: [u32; 4], movable
 #[inline(always)]
 pub(crate) fn solve_group<V: Velocities + ?Sized, R: Relax>(
     g: &Group,
-    pts: &mut [WidePoint],
+    slots: &mut [WideSlot],
     t: &[WideT],
     dv: &mut V,
     omega: R,
     back: bool,
 ) {
     if g.t_blocks {
-        solve_group_with(g, pts, t, dv, omega, back);
+        solve_group_with(g, slots, t, dv, omega, back);
     } else {
-        solve_group_with(g, pts, g.isotropic(), dv, omega, back);
+        solve_group_with(g, slots, g.isotropic(), dv, omega, back);
     }
 }
 
 #[inline(always)]
 fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
     g: &Group,
-    pts: &mut [WidePoint],
+    slots: &mut [WideSlot],
     t: A,
     dv: &mut V,
     omega: R,
@@ -658,10 +830,11 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
     let mut vb = gather(dv, g.b);
     let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
     let [dn, d1, d2] = &g.dir;
-    let n = pts.len();
+    let h = g.half();
+    let n = slots.len();
     for k in 0..n {
         let i = if back { n - 1 - k } else { k };
-        let p = &mut pts[i];
+        let p = &mut slots[i].point(h);
         let bound = (g.friction * p.rows[0].lambda).max(Vec4::ZERO);
         let [rn, r1, r2] = &mut p.rows;
         let (t1, t2, tn) = (t.t(i, 1, r1), t.t(i, 2, r2), t.t(i, 0, rn));
@@ -688,6 +861,7 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
             &mut va,
             &mut vb,
         );
+        slots[i].set_lambdas(h, p.rows.each_ref().map(|r| r.lambda));
     }
     scatter(dv, g.a, g.movable, &va);
     scatter(dv, g.b, g.movable >> 4, &vb);
@@ -695,19 +869,20 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
 
 /// `dV += T·λ` for one group's (warm) impulses.
 #[inline(always)]
-fn warm_group(g: &Group, pts: &[WidePoint], t: &[WideT], dv: &mut [Velocity]) {
+fn warm_group(g: &Group, slots: &[WideSlot], t: &[WideT], dv: &mut [Velocity]) {
     if g.t_blocks {
-        warm_group_with(g, pts, t, dv);
+        warm_group_with(g, slots, t, dv);
     } else {
-        warm_group_with(g, pts, g.isotropic(), dv);
+        warm_group_with(g, slots, g.isotropic(), dv);
     }
 }
 
 #[inline(always)]
-fn warm_group_with<A: AngularT>(g: &Group, pts: &[WidePoint], t: A, dv: &mut [Velocity]) {
+fn warm_group_with<A: AngularT>(g: &Group, slots: &[WideSlot], t: A, dv: &mut [Velocity]) {
     let mut va = gather(dv, g.a);
     let mut vb = gather(dv, g.b);
-    for (i, p) in pts.iter().enumerate() {
+    for (i, slot) in slots.iter().enumerate() {
+        let p = &slot.point(g.half());
         for (k, (r, dir)) in p.rows.iter().zip(&g.dir).enumerate() {
             let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
             let tk = t.t(i, k, r);
@@ -723,23 +898,23 @@ fn warm_group_with<A: AngularT>(g: &Group, pts: &[WidePoint], t: A, dv: &mut [Ve
 #[inline(always)]
 pub(crate) fn split_group<V: Velocities + ?Sized>(
     g: &Group,
-    pts: &[WidePoint],
+    slots: &[WideSlot],
     t: &[WideT],
     side: &[WideSide],
     lambda: &mut [Vec4],
     pseudo: &mut V,
 ) {
     if g.t_blocks {
-        split_group_with(g, pts, t, side, lambda, pseudo);
+        split_group_with(g, slots, t, side, lambda, pseudo);
     } else {
-        split_group_with(g, pts, g.isotropic(), side, lambda, pseudo);
+        split_group_with(g, slots, g.isotropic(), side, lambda, pseudo);
     }
 }
 
 #[inline(always)]
 fn split_group_with<V: Velocities + ?Sized, A: AngularT>(
     g: &Group,
-    pts: &[WidePoint],
+    slots: &[WideSlot],
     t: A,
     side: &[WideSide],
     lambda: &mut [Vec4],
@@ -755,7 +930,7 @@ fn split_group_with<V: Velocities + ?Sized, A: AngularT>(
     let mut va = gather(pseudo, g.a);
     let mut vb = gather(pseudo, g.b);
     let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
-    for (i, ((p, side), l)) in pts.iter().zip(side).zip(lambda).enumerate() {
+    for (i, ((slot, side), l)) in slots.iter().zip(side).zip(lambda).enumerate() {
         // Rows with nothing to correct and no impulse yet sit the pass out (as in
         // `pgs::split_sweep`): their lanes keep λ = 0 and apply no impulse.
         let idle = side.split_b.cmpeq(Vec4::ZERO) & l.cmpeq(Vec4::ZERO);
@@ -764,7 +939,7 @@ fn split_group_with<V: Velocities + ?Sized, A: AngularT>(
             // the slop: 99.7 % of `pyramid3d_10`'s wide points, 17 % of `pyramid_40`'s).
             continue;
         }
-        let r = &p.rows[0];
+        let r = &slot.rows[0].get(g.half());
         let dir = &g.dir[0];
         let jdv = row_velocity(r, dir, &va, &vb);
         let new = GaussSeidel.unclamped(*l, side.split_b, jdv).max(Vec4::ZERO);
@@ -919,11 +1094,19 @@ impl WideContacts {
                 &mut self.taken,
             );
         }
-        // Build the rows in their lanes, group by group. Every lane is written (empty
-        // ones with zero rows), so the buffer is only grown, never reset.
+        // Pairs share slots when nothing splits the groups over threads: not the
+        // multi-threaded sweeps (a schedule, below) nor the pool's per-group passes.
+        let threads = rayon::current_num_threads() > 1 && sweeps >= parallel::MIN_SWEEPS;
+        let share = self.pairs.pairs() && !store.pool && !threads;
+        if !reuse || share != self.shared {
+            self.shared = share;
+            let n = assign_slots(&mut self.groups, &self.units, share, &mut self.loc);
+            // Every lane of a used half is written (empty ones with zero rows), so the
+            // buffer is only grown, never reset.
+            self.slots.truncate(n);
+            self.slots.resize(n, WideSlot::default());
+        }
         let n = self.lanes.len();
-        self.points.truncate(n);
-        self.points.resize(n, WidePoint::default());
         self.side.truncate(n);
         self.side.resize(n, WideSide::default());
         let nt = self.groups.last().map_or(0, |g| g.t_range().end);
@@ -942,14 +1125,13 @@ impl WideContacts {
                         for g in &mut self.groups {
                             let (r, inputs) = (g.range(), &store.inputs);
                             let rows = wide_build::GroupRows {
-                                pts: &mut self.points[r.clone()],
+                                slots: &mut self.slots[g.slots()],
                                 t: &mut self.t[g.t_range()],
                                 side: &mut self.side[r.clone()],
                                 lanes: &self.lanes[r],
                             };
                             wide_build::build_group(g, rows, inputs, bodies, params);
-                            let r = g.range();
-                            warm_group(g, &self.points[r], &self.t[g.t_range()], dv);
+                            warm_group(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
                         }
                     },
                 );
@@ -967,9 +1149,9 @@ impl WideContacts {
             }
         };
         self.split_lambda.clear();
-        self.split_lambda.resize(self.points.len(), Vec4::ZERO);
+        self.split_lambda.resize(n, Vec4::ZERO);
         self.impulse.clear();
-        self.impulse.resize(self.points.len(), [Vec4::ZERO; 3]);
+        self.impulse.resize(n, [Vec4::ZERO; 3]);
         self.schedule.clear();
         if rayon::current_num_threads() > 1
             && sweeps >= parallel::MIN_SWEEPS
@@ -985,7 +1167,7 @@ impl WideContacts {
     /// The groups, and all their rows (for `wide_build::each_group`).
     fn groups_and_rows(&mut self) -> (&mut [Group], wide_build::GroupRows<'_>) {
         let rows = wide_build::GroupRows {
-            pts: &mut self.points,
+            slots: &mut self.slots,
             t: &mut self.t,
             side: &mut self.side,
             lanes: &self.lanes,
@@ -1061,37 +1243,36 @@ impl WideContacts {
                     let g = &self.groups[g0 as usize];
                     let h = self.groups.get(g1 as usize);
                     match h {
-                        Some(h) if pairs => {
-                            let (p0, p1) = two_mut(&mut self.points, g.range(), h.range());
-                            kernel.solve([g, h], p0, p1, dv, back);
+                        Some(h) if pairs && self.shared => {
+                            kernel.solve([g, h], &mut self.slots[g.slots()], dv, back);
                         }
                         _ => {
                             let t = &self.t[g.t_range()];
-                            solve_group(g, &mut self.points[g.range()], t, dv, w, back);
+                            solve_group(g, &mut self.slots[g.slots()], t, dv, w, back);
                             if let Some(h) = h {
                                 let t = &self.t[h.t_range()];
-                                solve_group(h, &mut self.points[h.range()], t, dv, w, back);
+                                solve_group(h, &mut self.slots[h.slots()], t, dv, w, back);
                             }
                         }
                     }
                     if let Some(last) = last.as_deref_mut() {
                         for g in std::iter::once(g).chain(h) {
                             let (r, t) = (g.range(), &self.t[g.t_range()]);
-                            let pts = &self.points[r.clone()];
+                            let slots = &self.slots[g.slots()];
                             if let Some(pseudo) = last.split.as_deref_mut() {
                                 let (side, lambda) =
                                     (&self.side[r.clone()], &mut self.split_lambda[r.clone()]);
-                                split_group(g, pts, t, side, lambda, pseudo);
+                                split_group(g, slots, t, side, lambda, pseudo);
                             }
                             if last.sum {
                                 let sums = &mut self.impulse[r.clone()];
-                                for (sum, p) in sums.iter_mut().zip(pts) {
-                                    for (s, row) in sum.iter_mut().zip(&p.rows) {
-                                        *s += row.lambda;
+                                for (sum, slot) in sums.iter_mut().zip(slots) {
+                                    for (s, l) in sum.iter_mut().zip(slot.lambdas(g.half())) {
+                                        *s += l;
                                     }
                                 }
                                 if let Some(wb) = last.write.as_mut() {
-                                    write_lanes(pts, sums, &self.lanes[r], wb);
+                                    write_lanes(slots, g.half(), sums, &self.lanes[r], wb);
                                 }
                             }
                         }
@@ -1132,7 +1313,7 @@ impl WideContacts {
         if self.parallel(joints.len()) && !symmetric {
             self.schedule.velocity_sweeps(
                 &self.groups,
-                &mut self.points,
+                &mut self.slots,
                 &self.t,
                 dv,
                 iterations,
@@ -1168,13 +1349,16 @@ impl WideContacts {
         wide_build::each_group(pool, groups, rows, &|g, rows| {
             kernel.run(
                 #[inline(always)]
-                || refresh_group(g, rows.pts, rows.side, moved, h, params),
+                || refresh_group(g, rows.slots, rows.side, moved, h, params),
             );
         });
         if let Some(store) = lambda_from {
-            crate::contact::each_point(self.pool, &mut self.points, &self.lanes, |(p, lanes)| {
-                p.take_lambda(lanes, store);
-            });
+            for g in &self.groups {
+                let slots = &mut self.slots[g.slots()];
+                for (slot, lanes) in slots.iter_mut().zip(&self.lanes[g.range()]) {
+                    slot.take_lambda(g.half(), lanes, store);
+                }
+            }
         }
         self.split_lambda.fill(Vec4::ZERO);
     }
@@ -1184,11 +1368,18 @@ impl WideContacts {
         each_point(self.pool, &mut store.points, &self.at, |(c, &at)| {
             if at != u32::MAX {
                 let (w, l) = ((at / 4) as usize, (at % 4) as usize);
-                for (r, wr) in c.rows.iter_mut().zip(&self.points[w].rows) {
-                    r.lambda = wr.lambda[l];
+                let (slot, h) = self.slot_of(w);
+                for (r, lambda) in c.rows.iter_mut().zip(slot.lambdas(h)) {
+                    r.lambda = lambda[l];
                 }
             }
         });
+    }
+
+    /// The slot and half of wide point `w`.
+    fn slot_of(&self, w: usize) -> (&WideSlot, usize) {
+        let loc = self.loc[w] as usize;
+        (&self.slots[loc / 2], loc % 2)
     }
 
     /// `dV += T·λ` for the lanes' (warm) impulses, group by group in sweep order, so each
@@ -1197,7 +1388,7 @@ impl WideContacts {
     /// are the store's).
     pub fn warm_start(&self, dv: &mut [Velocity]) {
         for g in &self.groups {
-            warm_group(g, &self.points[g.range()], &self.t[g.t_range()], dv);
+            warm_group(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
         }
     }
 
@@ -1222,6 +1413,7 @@ impl WideContacts {
             .extend(store.inputs.iter().zip(&self.at).map(|(input, &at)| {
                 let (w, l) = ((at / 4) as usize, (at % 4) as usize);
                 let g = self.groups[self.group_of(w)];
+                let (slot, h) = self.slot_of(w);
                 ContactRows {
                     a: input.a,
                     b: input.b,
@@ -1230,7 +1422,7 @@ impl WideContacts {
                     friction: input.friction,
                     b_vel: self.side[w].b_vel[l],
                     rows: std::array::from_fn(|k| {
-                        let r = &self.points[w].rows[k];
+                        let r = &slot.rows[k].get(h);
                         let t = if g.t_blocks {
                             let [ta, tb] =
                                 self.t[g.t_first as usize + w - g.first as usize].rows[k];
@@ -1259,7 +1451,8 @@ impl WideContacts {
                 continue;
             }
             let (w, l) = ((at / 4) as usize, (at % 4) as usize);
-            let [n, t1, t2] = self.points[w].rows.each_ref().map(|r| r.lambda[l]);
+            let (slot, h) = self.slot_of(w);
+            let [n, t1, t2] = slot.lambdas(h).map(|v| v[l]);
             let [sn, s1, s2] = self.impulse[w].map(|s| s[l]);
             manifolds[mi as usize].manifold.points[pi as usize].user = [n, t1, t2, sn, s1, s2];
         }
@@ -1268,9 +1461,11 @@ impl WideContacts {
     /// Add the lanes' λ to the step's impulses (a solve substep that left the store's λ
     /// alone, so nothing needs unpacking).
     pub fn accumulate(&mut self) {
-        each_point(self.pool, &mut self.impulse, &self.points, |(sum, p)| {
-            for (s, r) in sum.iter_mut().zip(&p.rows) {
-                *s += r.lambda;
+        let slots = &self.slots;
+        each_point(self.pool, &mut self.impulse, &self.loc, |(sum, &loc)| {
+            let lambda = slots[loc as usize / 2].lambdas(loc as usize % 2);
+            for (s, l) in sum.iter_mut().zip(lambda) {
+                *s += l;
             }
         });
     }
@@ -1312,7 +1507,7 @@ impl WideContacts {
         if self.parallel(joints.rows.len()) {
             self.schedule.split_sweeps(
                 &self.groups,
-                &self.points,
+                &self.slots,
                 &self.t,
                 &self.side,
                 &mut self.split_lambda,
@@ -1334,7 +1529,7 @@ impl WideContacts {
             let r = g.range();
             split_group(
                 g,
-                &self.points[r.clone()],
+                &self.slots[g.slots()],
                 &self.t[g.t_range()],
                 &self.side[r.clone()],
                 &mut self.split_lambda[r],
@@ -1362,8 +1557,9 @@ impl WideContacts {
 
 const _: () = assert!(std::mem::size_of::<WideRow>() == 144);
 const _: () = assert!(std::mem::size_of::<WidePoint>() == 432);
+const _: () = assert!(std::mem::size_of::<WideSlot>() == 864);
 const _: () = assert!(std::mem::size_of::<WideT>() == 288);
-const _: () = assert!(std::mem::size_of::<Group>() == 272);
+const _: () = assert!(std::mem::size_of::<Group>() == 288);
 
 #[cfg(test)]
 mod tests {
@@ -1430,11 +1626,12 @@ mod tests {
             wide.split_solve(&mut store, &mut joints, &mut bodies.pseudo, 2, true);
             let mut bits =
                 crate::solver_body::velocity_bits(bodies.dv.iter().chain(&bodies.pseudo));
-            for p in &wide.points {
+            for w in 0..wide.lanes.len() {
+                let (slot, h) = wide.slot_of(w);
                 bits.extend(
-                    p.rows
+                    slot.lambdas(h)
                         .iter()
-                        .flat_map(|r| r.lambda.to_array().map(f32::to_bits)),
+                        .flat_map(|l| l.to_array().map(f32::to_bits)),
                 );
             }
             for v in wide.impulse.iter().flatten().chain(&wide.split_lambda) {
@@ -1565,10 +1762,11 @@ mod tests {
             }
             let mut joints = crate::joint::rows::JointRows::default();
             wide.split_solve(&mut store, &mut joints, &mut b.pseudo, 2, fused);
-            let lambda: Vec<u32> = wide
-                .points
-                .iter()
-                .flat_map(|p| p.rows.iter().flat_map(|r| r.lambda.to_array()))
+            let lambda: Vec<u32> = (0..wide.lanes.len())
+                .flat_map(|w| {
+                    let (slot, h) = wide.slot_of(w);
+                    slot.lambdas(h).into_iter().flat_map(|l| l.to_array())
+                })
                 .chain(wide.impulse.iter().flatten().flat_map(|v| v.to_array()))
                 .chain(wide.split_lambda.iter().flat_map(|v| v.to_array()))
                 .map(f32::to_bits)

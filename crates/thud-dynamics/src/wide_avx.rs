@@ -15,6 +15,10 @@
 //! taken only for groups with the same number of wide points and only isotropic bodies
 //! (their `T_ang = J_ang·c` made in the kernel, no `WideT` blocks), in Gauss-Seidel
 //! sweeps (ω = 1) on one thread; [`PairKernel::detect`] picks the kernel the CPU runs.
+//! The two groups share their rows' slots (`wide::WideSlot`, one group in each half of
+//! every field), so each field of the eight lanes is one 32-byte load: joining two
+//! 16-byte halves from two wide points cost 27 extra instructions a pair of wide points
+//! and the registers that held them (a sixth of the kernel's time on the Zen 3 host).
 //! [`PairKernel::run`] compiles other passes (the serial sweep around the pairs, the row
 //! build, the substep refresh) for the same instruction set: the same operations with
 //! three-operand encodings and, with AVX-512, 32 registers.
@@ -27,7 +31,7 @@
 #![allow(unsafe_code)]
 
 use crate::solver_body::Velocity;
-use crate::wide::{GaussSeidel, Group, WidePoint, solve_group};
+use crate::wide::{GaussSeidel, Group, WideSlot, solve_group};
 
 /// The eight-lane kernel this CPU runs, if any: found by [`PairKernel::detect`], the
 /// only way to make one that runs, so [`PairKernel::solve`] is safe to call.
@@ -112,27 +116,30 @@ impl PairKernel {
     }
 
     /// One Gauss-Seidel sweep of two groups that may run side by side (the same number
-    /// of wide points, no movable body in common): `wide::solve_group` for each, with
-    /// the same bits.
+    /// of wide points, no movable body in common) and share `slots` (`g[0]` in half 0,
+    /// `g[1]` in half 1): `wide::solve_group` for each, with the same bits.
     pub(crate) fn solve(
         self,
         g: [&Group; 2],
-        p0: &mut [WidePoint],
-        p1: &mut [WidePoint],
+        slots: &mut [WideSlot],
         dv: &mut [Velocity],
         back: bool,
     ) {
-        debug_assert_eq!(p0.len(), p1.len());
+        debug_assert_eq!((g[0].half(), g[1].half()), (0, 1));
+        debug_assert_eq!(
+            (g[0].slots(), g[1].slots().len()),
+            (g[1].slots(), slots.len())
+        );
         match self.0 {
             // SAFETY: `detect` found the kernel's features on this CPU.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { solve_pair_avx512(g, p0, p1, dv, back) },
+            Isa::Avx512 => unsafe { solve_pair_avx512(g, slots, dv, back) },
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx => unsafe { solve_pair_avx(g, p0, p1, dv, back) },
+            Isa::Avx => unsafe { solve_pair_avx(g, slots, dv, back) },
             Isa::None => {
-                solve_group(g[0], p0, &[], dv, GaussSeidel, back);
-                solve_group(g[1], p1, &[], dv, GaussSeidel, back);
+                solve_group(g[0], slots, &[], dv, GaussSeidel, back);
+                solve_group(g[1], slots, &[], dv, GaussSeidel, back);
             }
         }
     }
@@ -145,16 +152,16 @@ use kernel::{solve_pair_avx, solve_pair_avx512};
 #[cfg(target_arch = "x86_64")]
 mod kernel {
     use std::arch::x86_64::{
-        __m256, _mm256_add_ps, _mm256_castps256_ps128, _mm256_extractf128_ps, _mm256_max_ps,
-        _mm256_min_ps, _mm256_mul_ps, _mm256_set_m128, _mm256_set1_ps, _mm256_sub_ps,
-        _mm256_xor_ps,
+        __m256, _mm256_add_ps, _mm256_castps256_ps128, _mm256_extractf128_ps, _mm256_loadu_ps,
+        _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps, _mm256_set_m128, _mm256_set1_ps,
+        _mm256_storeu_ps, _mm256_sub_ps, _mm256_xor_ps,
     };
 
     use glam::Vec4;
 
     use crate::lanes::V3;
     use crate::solver_body::Velocity;
-    use crate::wide::{Group, WidePoint, WideRow, WideVel, gather, scatter};
+    use crate::wide::{Group, SlotRow, WideSlot, WideVel, gather, scatter};
 
     /// `self ∘ o` in every lane, one intrinsic per method.
     macro_rules! lane_ops {
@@ -179,6 +186,23 @@ mod kernel {
         #[inline]
         fn join(lo: Vec4, hi: Vec4) -> F8 {
             F8(_mm256_set_m128(hi.into(), lo.into()))
+        }
+
+        /// Both halves of a slot's field: one 32-byte load.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn load(p: &[Vec4; 2]) -> F8 {
+            // SAFETY: `p` is 32 readable bytes (two `Vec4`s), and `loadu` needs no
+            // alignment.
+            F8(unsafe { _mm256_loadu_ps(p.as_ptr().cast()) })
+        }
+
+        /// Into both halves of a slot's field.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn store(self, p: &mut [Vec4; 2]) {
+            // SAFETY: `p` is 32 writable bytes, and `storeu` needs no alignment.
+            unsafe { _mm256_storeu_ps(p.as_mut_ptr().cast(), self.0) }
         }
 
         #[target_feature(enable = "avx")]
@@ -328,22 +352,24 @@ mod kernel {
     }
 
     impl Row8 {
-        /// The rows `r0`, `r1` of the groups, with `T_ang = J_ang·c`.
+        /// The row of both groups, with `T_ang = J_ang·c`: each field one load.
         #[target_feature(enable = "avx")]
         #[inline]
-        fn join(r0: &WideRow, r1: &WideRow, (ca, cb): (F8, F8)) -> Row8 {
-            let (ja, jb) = (
-                V8::join(&r0.ang_a, &r1.ang_a),
-                V8::join(&r0.ang_b, &r1.ang_b),
-            );
+        fn load(r: &SlotRow, (ca, cb): (F8, F8)) -> Row8 {
+            let v = |a: &[[Vec4; 2]; 3]| V8 {
+                x: F8::load(&a[0]),
+                y: F8::load(&a[1]),
+                z: F8::load(&a[2]),
+            };
+            let (ja, jb) = (v(&r.ang_a), v(&r.ang_b));
             Row8 {
                 j_ang_a: ja,
                 j_ang_b: jb,
                 t_ang_a: ja.scale(ca),
                 t_ang_b: jb.scale(cb),
-                b: F8::join(r0.b, r1.b),
-                lambda: F8::join(r0.lambda, r1.lambda),
-                inv_d: F8::join(r0.inv_d, r1.inv_d),
+                b: F8::load(&r.b),
+                lambda: F8::load(&r.lambda),
+                inv_d: F8::load(&r.inv_d),
             }
         }
 
@@ -373,14 +399,6 @@ mod kernel {
         }
     }
 
-    /// Write both groups' λ of a row back into their wide points.
-    #[target_feature(enable = "avx")]
-    #[inline]
-    fn store_lambda(lambda: F8, r0: &mut WideRow, r1: &mut WideRow) {
-        r0.lambda = lambda.lo();
-        r1.lambda = lambda.hi();
-    }
-
     /// The kernel, compiled once per instruction set: `$name` for `$feature`.
     macro_rules! pair_kernel {
         ($name:ident, $feature:literal) => {
@@ -392,12 +410,10 @@ mod kernel {
             #[target_feature(enable = $feature)]
             pub(super) unsafe fn $name(
                 g: [&Group; 2],
-                p0: &mut [WidePoint],
-                p1: &mut [WidePoint],
+                slots: &mut [WideSlot],
                 dv: &mut [Velocity],
                 back: bool,
             ) {
-                debug_assert_eq!(p0.len(), p1.len());
                 let mut va = Vel8::join(&gather(dv, g[0].a), &gather(dv, g[1].a));
                 let mut vb = Vel8::join(&gather(dv, g[0].b), &gather(dv, g[1].b));
                 let ima = F8::join(g[0].inv_mass_a, g[1].inv_mass_a);
@@ -409,11 +425,11 @@ mod kernel {
                 // The rows' directions, joined once for all the points.
                 let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
                 let dirs = [dir(0), dir(1), dir(2)];
-                let n = p0.len();
+                let n = slots.len();
                 for k in 0..n {
                     let k = if back { n - 1 - k } else { k };
-                    let (w0, w1) = (&mut p0[k], &mut p1[k]);
-                    let row = |r: usize| Row8::join(&w0.rows[r], &w1.rows[r], inv_i);
+                    let w = &mut slots[k];
+                    let row = |r: usize| Row8::load(&w.rows[r], inv_i);
                     let (rn, r1, r2) = (row(0), row(1), row(2));
                     let [dn, d1, d2] = dirs;
                     // The friction rows from the same `dV`, bounded by ±μλₙ (`wide::friction_pair`).
@@ -429,11 +445,10 @@ mod kernel {
                     let nn = rn.unclamped(vn).max(zero).min(inf);
                     let en = nn.sub(rn.lambda);
                     rn.apply(dn, en, ima, imb, &mut va, &mut vb);
-                    let [q0n, q01, q02] = &mut w0.rows;
-                    let [q1n, q11, q12] = &mut w1.rows;
-                    store_lambda(n1, q01, q11);
-                    store_lambda(n2, q02, q12);
-                    store_lambda(nn, q0n, q1n);
+                    let [qn, q1, q2] = &mut w.rows;
+                    n1.store(&mut q1.lambda);
+                    n2.store(&mut q2.lambda);
+                    nn.store(&mut qn.lambda);
                 }
                 let (a0, a1) = va.halves();
                 let (b0, b1) = vb.halves();

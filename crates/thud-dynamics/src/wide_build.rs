@@ -31,7 +31,7 @@ use crate::integrate::is_isotropic;
 use crate::jacobian::{BuildParams, PointInput};
 use crate::lanes::{M3, V3, clamp};
 use crate::solver_body::SolverBodies;
-use crate::wide::{Group, WidePoint, WideRow, WideSide, WideT, WideVel};
+use crate::wide::{Group, WideRow, WideSide, WideSlot, WideT, WideVel};
 
 /// What the rows of a group need of its bodies, lane by lane (gathered once).
 struct GroupBodies {
@@ -141,9 +141,10 @@ fn tangents(n: V3) -> (V3, V3) {
     (t1, n.cross(t1))
 }
 
-/// A run of groups' rows: their wide points, [`WideT`] blocks, side data and lanes.
+/// A run of groups' rows: their slots (each group in its half), [`WideT`] blocks, side
+/// data and lanes.
 pub(crate) struct GroupRows<'a> {
-    pub pts: &'a mut [WidePoint],
+    pub slots: &'a mut [WideSlot],
     pub t: &'a mut [WideT],
     pub side: &'a mut [WideSide],
     pub lanes: &'a [[u32; 4]],
@@ -167,12 +168,13 @@ pub(crate) fn build_group(
     let max_correction = Vec4::splat(s.max_correction);
     let warm_start = Vec4::splat(s.warm_start);
     let GroupRows {
-        pts,
+        slots,
         t,
         side,
         lanes,
     } = rows;
-    for (wi, ((wp, ws), lanes)) in pts.iter_mut().zip(side.iter_mut()).zip(lanes).enumerate() {
+    let half = g.half();
+    for (wi, ((slot, ws), lanes)) in slots.iter_mut().zip(side.iter_mut()).zip(lanes).enumerate() {
         // The lanes' points; a lane without one computes on its manifold's directions
         // (an empty lane's, `Y`) and is zeroed.
         let mut p = V3::default();
@@ -234,8 +236,8 @@ pub(crate) fn build_group(
         for (r, w) in rows.iter_mut().zip(warm) {
             r.lambda = warm_start * w;
         }
-        for (out, r) in wp.rows.iter_mut().zip(rows) {
-            *out = r.zero_where(!live);
+        for (out, r) in slot.rows.iter_mut().zip(rows) {
+            out.set(half, &r.zero_where(!live));
         }
         *ws = WideSide {
             split_b: Vec4::select(live, split_b, Vec4::ZERO),
@@ -258,19 +260,23 @@ pub(crate) fn each_group(
     // Below this many wide points a part runs serially.
     const PART: usize = 256;
     let first = groups.first().map_or(0, |g| g.range().start);
+    let slot_first = groups.first().map_or(0, |g| g.slots().start);
     let t_first = groups.first().map_or(0, |g| g.t_range().start);
     let GroupRows {
-        pts,
+        slots,
         t,
         side,
         lanes,
     } = rows;
-    if groups.len() > 1 && pts.len() > PART && parallel_points(4 * pts.len(), pool) {
+    if groups.len() > 1 && side.len() > PART && parallel_points(4 * side.len(), pool) {
+        // Groups share no slots on a step that uses the pool (`WideContacts::pack`):
+        // each group's slots are numbered as its wide points.
+        debug_assert!(groups.iter().all(|g| g.slots() == g.range()));
         let mid = groups.len() / 2;
         let cut = groups[mid].range().start - first;
         let t_cut = groups[mid].t_range().start - t_first;
         let (g0, g1) = groups.split_at_mut(mid);
-        let (p0, p1) = pts.split_at_mut(cut);
+        let (p0, p1) = slots.split_at_mut(cut);
         let (t0, t1) = t.split_at_mut(t_cut);
         let (s0, s1) = side.split_at_mut(cut);
         let (l0, l1) = lanes.split_at(cut);
@@ -280,7 +286,7 @@ pub(crate) fn each_group(
                     pool,
                     g0,
                     GroupRows {
-                        pts: p0,
+                        slots: p0,
                         t: t0,
                         side: s0,
                         lanes: l0,
@@ -293,7 +299,7 @@ pub(crate) fn each_group(
                     pool,
                     g1,
                     GroupRows {
-                        pts: p1,
+                        slots: p1,
                         t: t1,
                         side: s1,
                         lanes: l1,
@@ -307,10 +313,12 @@ pub(crate) fn each_group(
     for g in groups {
         let r = g.range();
         let r = r.start - first..r.end - first;
+        let sr = g.slots();
+        let sr = sr.start - slot_first..sr.end - slot_first;
         let tr = g.t_range();
         let tr = tr.start - t_first..tr.end - t_first;
         let rows = GroupRows {
-            pts: &mut pts[r.clone()],
+            slots: &mut slots[sr],
             t: &mut t[tr],
             side: &mut side[r.clone()],
             lanes: &lanes[r],
