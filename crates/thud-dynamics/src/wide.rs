@@ -361,8 +361,10 @@ pub(crate) struct WriteBack<'a> {
     pub manifolds: &'a mut [thud_collide::PairManifold],
 }
 
-/// `write_back` for one group's wide points `pts` (their summed impulses `sums`, their
-/// lanes' store points `lanes`), while they are in cache.
+/// `write_back` for one group's wide points (their slots `slots`, half `h`, their
+/// summed impulses `sums`, their lanes' store points `lanes`), while they are in cache.
+/// Lane by lane: a lane's store points are its manifold's points in order (point `k` in
+/// wide point `k`), so each lane finds its narrowphase manifold once.
 fn write_lanes(
     slots: &[WideSlot],
     h: usize,
@@ -370,16 +372,21 @@ fn write_lanes(
     lanes: &[[u32; 4]],
     wb: &mut WriteBack<'_>,
 ) {
-    for ((slot, sum), lanes) in slots.iter().zip(sums).zip(lanes) {
-        let lambda = slot.lambdas(h);
-        for (l, &i) in lanes.iter().enumerate() {
-            if i != u32::MAX {
-                let (mi, pi) = wb.source[i as usize];
-                let [n, t1, t2] = lambda.map(|v| v[l]);
-                let [sn, s1, s2] = sum.map(|s| s[l]);
-                wb.manifolds[mi as usize].manifold.points[pi as usize].user =
-                    [n, t1, t2, sn, s1, s2];
-            }
+    let Some(first) = lanes.first() else {
+        return;
+    };
+    for (l, &i0) in first.iter().enumerate() {
+        if i0 == u32::MAX {
+            continue;
+        }
+        let (mi, _) = wb.source[i0 as usize];
+        let points = &mut wb.manifolds[mi as usize].manifold.points;
+        for (k, ((slot, sum), cp)) in slots.iter().zip(sums).zip(points.iter_mut()).enumerate() {
+            debug_assert_eq!(lanes[k][l], i0 + k as u32);
+            debug_assert_eq!(wb.source[(i0 as usize) + k], (mi, k as u32));
+            let [n, t1, t2] = slot.lambdas(h).map(|v| v[l]);
+            let [sn, s1, s2] = sum.map(|s| s[l]);
+            cp.user = [n, t1, t2, sn, s1, s2];
         }
     }
 }
@@ -1724,10 +1731,17 @@ mod tests {
             if !fused {
                 wide.warm_start(&mut b.dv);
             }
-            // The narrowphase's points the impulses go back to: one manifold per
-            // store point, in reverse order.
-            let n = store.inputs.len();
-            let source: Vec<(u32, u32)> = (0..n as u32).map(|i| (n as u32 - 1 - i, 0)).collect();
+            // The narrowphase's manifolds the impulses go back to, mapped as
+            // `ContactStore::gather` maps them (a store manifold's points are one
+            // narrowphase manifold's, in order), here in reverse manifold order.
+            let mp = &store.manifold_points;
+            let nm = mp.len() as u32;
+            let mut source = vec![(0, 0); store.inputs.len()];
+            for (m, &(first, count)) in mp.iter().enumerate() {
+                for k in 0..count {
+                    source[(first + k) as usize] = (nm - 1 - m as u32, k);
+                }
+            }
             let point = thud_collide::ContactPoint {
                 local_a: Vec3::ZERO,
                 local_b: Vec3::ZERO,
@@ -1736,7 +1750,7 @@ mod tests {
                 feature: thud_collide::FeatureId(0),
                 user: [0.0; 6],
             };
-            let mut manifolds: Vec<thud_collide::PairManifold> = (0..n as u32)
+            let mut manifolds: Vec<thud_collide::PairManifold> = (0..nm)
                 .map(|i| thud_collide::PairManifold {
                     a: i,
                     b: i + 1,
@@ -1744,7 +1758,8 @@ mod tests {
                     sub_b: 0,
                     manifold: thud_collide::Manifold {
                         normal: Vec3::Y,
-                        points: std::iter::once(point).collect(),
+                        points: std::iter::repeat_n(point, mp[(nm - 1 - i) as usize].1 as usize)
+                            .collect(),
                     },
                 })
                 .collect();
@@ -1777,7 +1792,7 @@ mod tests {
             }
             let written: Vec<u32> = manifolds
                 .iter()
-                .flat_map(|m| m.manifold.points[0].user)
+                .flat_map(|m| m.manifold.points.iter().flat_map(|p| p.user))
                 .map(f32::to_bits)
                 .collect();
             (bits(&b.dv), bits(&b.pseudo), lambda, written)
