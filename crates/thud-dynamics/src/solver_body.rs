@@ -24,8 +24,10 @@
 
 use glam::{Mat3, Vec3};
 
-/// A velocity pair `(v, ω)`: linear (m/s) and angular (rad/s, world frame).
+/// A velocity pair `(v, ω)`: linear (m/s) and angular (rad/s, world frame). `repr(C)`:
+/// the packed solver loads `(v, ω.x)` as one 16-byte piece (`wide::gather`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[repr(C)]
 pub struct Velocity {
     /// Linear part.
     pub lin: Vec3,
