@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p thud-dynamics --example scene_metrics -- tower_20 pyramid_20`
 //! Settings overrides through the environment: `THUD_ITER`, `THUD_ERP`, `THUD_SLOP`,
-//! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
+//! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_SPLIT_EVERY` (0/1), `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
 //! `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_EXACT_TOL`, `THUD_STEPS`.
 
 mod support;
@@ -34,6 +34,9 @@ fn main() {
     }
     if let Some(v) = env("THUD_SPLIT_ITER") {
         s.split_iterations = v;
+    }
+    if let Some(v) = env::<u32>("THUD_SPLIT_EVERY") {
+        s.split_every_substep = v != 0;
     }
     if let Some(v) = env("THUD_MARGIN") {
         s.contact_margin = v;

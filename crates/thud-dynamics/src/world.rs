@@ -68,6 +68,10 @@ pub struct World {
     /// This step's velocity sweeps in its first solve substep and in each later one,
     /// and its split sweeps per solve substep.
     sweeps: (u32, u32, u32),
+    /// How many solve substeps' position correction this step's split pass makes at
+    /// once: the step's solve substeps when the pass runs only after the last of them
+    /// (`Settings::split_every_substep` off, no joints), else 1.
+    split_passes: u32,
     islands: Islands,
     pub(crate) joints: JointSet,
     joint_rows: JointRows,
@@ -116,6 +120,7 @@ impl World {
             exact_last_step: false,
             warm_in_build: false,
             sweeps: (0, 0, 0),
+            split_passes: 1,
             islands: Islands::default(),
             joints: JointSet::default(),
             joint_rows: JointRows::default(),
@@ -545,6 +550,10 @@ impl World {
         } else {
             s.solve_substeps
         };
+        // The position pass once, after the last solve substep, standing for `n`
+        // (a world with joints keeps one per substep for its joints' position rows).
+        let once = !s.split_every_substep && self.joints.len() == 0;
+        self.split_passes = if once { n.max(1) } else { 1 };
         let hs = h / n as f32;
         self.exact_budget = self.settings.exact_rows_per_step;
         self.timed(Stage::BuildJacobians, |w| w.build_jacobians(hs, h));
@@ -737,7 +746,7 @@ impl World {
             };
             self.solver_of[slot as usize] = index;
         }
-        let params = build_params(s, h);
+        let params = build_params(s, h, self.split_passes);
         let ctx = BuildContext {
             collider_body: &self.colliders.body,
             material: &self.colliders.material,
@@ -838,7 +847,7 @@ impl World {
                 *now = next;
             }
         }
-        let params = build_params(s, h);
+        let params = build_params(s, h, self.split_passes);
         self.contacts.restitution.clear();
         if self.store_rows {
             self.contacts.advance(&self.solver.pseudo, h);
@@ -892,7 +901,10 @@ impl World {
         let in_store = self.contacts.has_rows() && (last || self.store_rows || bouncing);
         let joints = self.joint_rows.rows.len();
         let fuses = self.wide.fuses(joints, s.symmetric_sweeps, iterations);
-        let split = s.penetration == PenetrationMode::SplitImpulse && split_iterations > 0;
+        // With `split_passes > 1` the position pass runs only after the last substep.
+        let split = s.penetration == PenetrationMode::SplitImpulse
+            && split_iterations > 0
+            && (last || self.split_passes == 1);
         let fused = split && fuses && joints == 0;
         let summed = fuses && !in_store;
         // On the step's last substep the lanes' λ and sums go back to the narrowphase in
@@ -1070,13 +1082,23 @@ fn force_input(b: &Body, s: &Settings, inv_i: Mat3) -> ForceInput {
     }
 }
 
-/// The row builder's parameters for a solve substep of `h`.
-fn build_params(s: &Settings, h: f32) -> BuildParams {
+/// The row builder's parameters for a solve substep of `h`. With split impulse, a
+/// position pass that stands for `passes` solve substeps' passes (run once, after the
+/// last) removes what they would have together: `1 − (1 − erp)^passes` of the
+/// penetration beyond the slop, at up to `passes` times the correction speed (the
+/// pseudo-velocity moves the bodies for one substep). Baumgarte rows keep `erp`.
+fn build_params(s: &Settings, h: f32, passes: u32) -> BuildParams {
+    let split = s.penetration == PenetrationMode::SplitImpulse;
+    let passes = if split { passes.max(1) } else { 1 };
     BuildParams {
         inv_dt: 1.0 / h,
-        erp: s.erp,
+        erp: if passes > 1 {
+            1.0 - (1.0 - s.erp).powi(passes as i32)
+        } else {
+            s.erp
+        },
         slop: s.slop,
-        max_correction: s.max_correction_velocity,
+        max_correction: s.max_correction_velocity * passes as f32,
         split: s.penetration == PenetrationMode::SplitImpulse,
         warm_start: s.warm_start,
         restitution_threshold: s.restitution_threshold,
