@@ -77,15 +77,6 @@ pub(crate) struct WideVel {
     pub ang: V3,
 }
 
-impl WideVel {
-    /// Lane `l` set to `v`.
-    #[inline(always)]
-    pub fn set(&mut self, l: usize, v: Velocity) {
-        self.lin.set(l, v.lin);
-        self.ang.set(l, v.ang);
-    }
-}
-
 /// One row in four lanes (144 bytes): the angular blocks `J_ang` of both bodies as built
 /// (not divided by `D`), `b̃`, λ and `1/D`. The linear block is the group's direction for
 /// the row (`Group::dir`), and `T_ang = I⁻¹J_ang` is either `J_ang·c` for isotropic

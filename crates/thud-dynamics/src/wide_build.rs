@@ -31,7 +31,7 @@ use crate::integrate::is_isotropic;
 use crate::jacobian::{BuildParams, PointInput};
 use crate::lanes::{M3, V3, clamp};
 use crate::solver_body::SolverBodies;
-use crate::wide::{Group, WideRow, WideSide, WideSlot, WideT, WideVel};
+use crate::wide::{Group, WideRow, WideSide, WideSlot, WideT, WideVel, gather};
 
 /// What the rows of a group need of its bodies, lane by lane (gathered once).
 struct GroupBodies {
@@ -66,9 +66,10 @@ impl GroupBodies {
             let (a, b) = (g.a[l] as usize, g.b[l] as usize);
             out.com_a.set(l, bodies.com[a]);
             out.com_b.set(l, bodies.com[b]);
-            out.vnc_a.set(l, bodies.vnc[a]);
-            out.vnc_b.set(l, bodies.vnc[b]);
         }
+        // The lanes' `Vnc` as the sweeps gather `dV` (two pieces a body, transposed).
+        out.vnc_a = gather(&bodies.vnc[..], g.a);
+        out.vnc_b = gather(&bodies.vnc[..], g.b);
         if g.t_blocks() {
             let (mut ia, mut ib) = (M3::default(), M3::default());
             let (mut iso_a, mut iso_b) = ([false; 4], [false; 4]);
