@@ -188,6 +188,35 @@ fn resting_box_normal_impulses_sum_to_m_g_dt() {
     assert!(((sum - expect) / expect).abs() < 1e-3, "{sum} vs {expect}");
 }
 
+/// A box pushed 1 cm into the floor and released at rest: one step's split-impulse
+/// position correction removes `1 − (1 − erp)ⁿ` of the penetration beyond the slop
+/// (`n` solve substeps), whether the pass runs after every solve substep (at `erp`,
+/// each on the separation the last one left) or once after the last (at the combined
+/// rate, the default).
+#[test]
+fn position_correction_removes_the_combined_erp_fraction_per_step() {
+    let depth = 0.01;
+    for every in [false, true] {
+        let s = Settings {
+            split_every_substep: every,
+            ..settings()
+        };
+        let (erp, slop, n) = (s.erp, s.slop, s.solve_substeps as i32);
+        let mut w = World::new(s);
+        ground(&mut w, 0.6);
+        let b = w
+            .add_body(unit_box(Vec3::new(0.0, 0.5 - depth, 0.0)))
+            .unwrap();
+        w.step().unwrap();
+        let pen = -(w.body(b).unwrap().pose().position.y - 0.5);
+        let expect = slop + (depth - slop) * (1.0 - erp).powi(n);
+        assert!(
+            (pen - expect).abs() < 0.02 * (depth - slop),
+            "every substep {every}: penetration {pen} m, expected {expect} m"
+        );
+    }
+}
+
 #[test]
 fn energy_never_rises_without_restitution() {
     let mut w = World::new(settings());
