@@ -101,7 +101,10 @@ pub struct Settings {
     pub sweep_order: SweepOrder,
     /// How existing penetration is removed.
     pub penetration: PenetrationMode,
-    /// Fraction of the penetration beyond `slop` removed per step (ERP, `0..=1`).
+    /// Fraction of the penetration beyond `slop` removed per solve substep (ERP,
+    /// `0..=1`): by each split-impulse pass when there is one per substep, together
+    /// (`1 − (1 − erp)ⁿ`) by the default single pass a step; Baumgarte rows take it in
+    /// every substep.
     pub erp: f32,
     /// Penetration depth in metres that is tolerated and never corrected (keeps contacts
     /// alive and stacks quiet).
