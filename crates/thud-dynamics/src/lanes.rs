@@ -195,28 +195,6 @@ pub(crate) fn transpose(r: [Vec4; 4]) -> [Vec4; 4] {
     }
 }
 
-/// The first two columns of the rows `r` (`[transpose(r)[0], transpose(r)[1]]`, four
-/// shuffles on x86-64).
-#[inline(always)]
-#[allow(unsafe_code)]
-pub(crate) fn columns2(r: [Vec4; 4]) -> [Vec4; 2] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{__m128, _mm_movehl_ps, _mm_movelh_ps, _mm_unpacklo_ps};
-        let [a, b, c, d] = r.map(__m128::from);
-        // SAFETY: SSE is part of x86-64's baseline, so the CPU has it.
-        unsafe {
-            let (t0, t1) = (_mm_unpacklo_ps(a, b), _mm_unpacklo_ps(c, d));
-            [_mm_movelh_ps(t0, t1), _mm_movehl_ps(t1, t0)]
-        }
-        .map(Vec4::from)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        std::array::from_fn(|j| Vec4::new(r[0][j], r[1][j], r[2][j], r[3][j]))
-    }
-}
-
 /// `f32::clamp` in each lane (a lane at `−0.0` stays `−0.0`, as in the scalar code,
 /// where `Vec4::clamp` would give `+0.0`).
 #[inline(always)]
@@ -273,12 +251,10 @@ mod tests {
         let rows =
             [0, 1, 2, 3].map(|i| Vec4::from_array(std::array::from_fn(|j| (4 * i + j) as f32)));
         let cols = transpose(rows);
-        let two = columns2(rows);
         for (i, row) in rows.iter().enumerate() {
             for (j, col) in cols.iter().enumerate() {
                 assert_eq!(col[i], row[j]);
             }
-            assert_eq!((two[0][i], two[1][i]), (row[0], row[1]));
         }
         let v = Vec4::new(-0.0, -2.0, 0.5, 9.0);
         let c = clamp(v, Vec4::ZERO, Vec4::splat(1.0));

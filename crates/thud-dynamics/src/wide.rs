@@ -62,7 +62,7 @@ use glam::{BVec4A, Mat3, Vec3, Vec4};
 use crate::color::Coloring;
 use crate::contact::{ContactStore, each_point};
 use crate::jacobian::{BuildParams, ContactRows, Row};
-use crate::lanes::{V3, columns2, transpose};
+use crate::lanes::{V3, transpose};
 use crate::parallel::{self, Schedule};
 use crate::pgs;
 use crate::settings::SweepOrder;
@@ -777,7 +777,8 @@ pub(crate) fn gather<V: Velocities + ?Sized>(dv: &V, idx: [u32; 4]) -> WideVel {
     let head = |v: Velocity| Vec4::new(v.lin.x, v.lin.y, v.lin.z, v.ang.x);
     let tail = |v: Velocity| Vec4::new(v.ang.y, v.ang.z, 0.0, 0.0);
     let [lx, ly, lz, ax] = transpose([head(v0), head(v1), head(v2), head(v3)]);
-    let [ay, az] = columns2([tail(v0), tail(v1), tail(v2), tail(v3)]);
+    // (The unused columns of the second transpose cost nothing: the compiler drops them.)
+    let [ay, az, _, _] = transpose([tail(v0), tail(v1), tail(v2), tail(v3)]);
     WideVel {
         lin: V3 {
             x: lx,

@@ -260,8 +260,11 @@ pub(crate) fn each_group(
 ) {
     // Below this many wide points a part runs serially.
     const PART: usize = 256;
+    // The first wide point, and the first slot: a run split over threads has each
+    // group's slots numbered as its wide points (no shared slots on a step that uses
+    // the pool, `WideContacts::pack`); a run on one thread is all the groups, whose
+    // slots start at 0 as their wide points do.
     let first = groups.first().map_or(0, |g| g.range().start);
-    let slot_first = groups.first().map_or(0, |g| g.slots().start);
     let t_first = groups.first().map_or(0, |g| g.t_range().start);
     let GroupRows {
         slots,
@@ -270,8 +273,6 @@ pub(crate) fn each_group(
         lanes,
     } = rows;
     if groups.len() > 1 && side.len() > PART && parallel_points(4 * side.len(), pool) {
-        // Groups share no slots on a step that uses the pool (`WideContacts::pack`):
-        // each group's slots are numbered as its wide points.
         debug_assert!(groups.iter().all(|g| g.slots() == g.range()));
         let mid = groups.len() / 2;
         let cut = groups[mid].range().start - first;
@@ -315,7 +316,7 @@ pub(crate) fn each_group(
         let r = g.range();
         let r = r.start - first..r.end - first;
         let sr = g.slots();
-        let sr = sr.start - slot_first..sr.end - slot_first;
+        let sr = sr.start - first..sr.end - first;
         let tr = g.t_range();
         let tr = tr.start - t_first..tr.end - t_first;
         let rows = GroupRows {

@@ -70,7 +70,7 @@ pub struct World {
     sweeps: (u32, u32, u32),
     /// How many solve substeps' position correction this step's split pass makes at
     /// once: the step's solve substeps when the pass runs only after the last of them
-    /// (`Settings::split_every_substep` off, no joints), else 1.
+    /// (split impulse, `Settings::split_every_substep` off, no joints), else 1.
     split_passes: u32,
     islands: Islands,
     pub(crate) joints: JointSet,
@@ -552,7 +552,9 @@ impl World {
         };
         // The position pass once, after the last solve substep, standing for `n`
         // (a world with joints keeps one per substep for its joints' position rows).
-        let once = !s.split_every_substep && self.joints.len() == 0;
+        let once = s.penetration == PenetrationMode::SplitImpulse
+            && !s.split_every_substep
+            && self.joints.len() == 0;
         self.split_passes = if once { n.max(1) } else { 1 };
         let hs = h / n as f32;
         self.exact_budget = self.settings.exact_rows_per_step;
@@ -1086,10 +1088,9 @@ fn force_input(b: &Body, s: &Settings, inv_i: Mat3) -> ForceInput {
 /// position pass that stands for `passes` solve substeps' passes (run once, after the
 /// last) removes what they would have together: `1 − (1 − erp)^passes` of the
 /// penetration beyond the slop, at up to `passes` times the correction speed (the
-/// pseudo-velocity moves the bodies for one substep). Baumgarte rows keep `erp`.
+/// pseudo-velocity moves the bodies for one substep). `passes` is 1 without split
+/// impulse (`World::split_passes`), so Baumgarte rows keep `erp`.
 fn build_params(s: &Settings, h: f32, passes: u32) -> BuildParams {
-    let split = s.penetration == PenetrationMode::SplitImpulse;
-    let passes = if split { passes.max(1) } else { 1 };
     BuildParams {
         inv_dt: 1.0 / h,
         erp: if passes > 1 {
