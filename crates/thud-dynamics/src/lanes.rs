@@ -15,6 +15,17 @@ use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 use glam::{BVec4A, Mat3, Vec3, Vec4};
 
+/// `r`, as a pointer the compiler cannot see through. The sweeps read a row's blocks
+/// twice — for `J·dV`, then for the impulse `T·δ` — and load them from the row both
+/// times: kept in registers from the first load, the blocks would not fit beside the
+/// bodies' twelve velocity registers and go to the stack (a store more per field;
+/// `docs/performance.md`, *Reading the blocks twice*). The loads after `fresh` cannot
+/// be merged with the ones before it. Values and bits are unchanged.
+#[inline(always)]
+pub(crate) fn fresh<T>(r: &T) -> &T {
+    std::hint::black_box(r)
+}
+
 /// Four `Vec3`s, one per lane, as `x`, `y`, `z` lanes (48 bytes).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct V3 {

@@ -62,7 +62,7 @@ use glam::{BVec4A, Mat3, Vec3, Vec4};
 use crate::color::Coloring;
 use crate::contact::{ContactStore, each_point};
 use crate::jacobian::{BuildParams, ContactRows, Row};
-use crate::lanes::{V3, transpose};
+use crate::lanes::{V3, fresh, transpose};
 use crate::parallel::{self, Schedule};
 use crate::pgs;
 use crate::settings::SweepOrder;
@@ -679,52 +679,19 @@ impl Relax for Sor {
     }
 }
 
+/// The new λ of one row in four lanes, clamped to `[lo, hi]` (`pgs::update` lane by
+/// lane, before the impulse is applied).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn update<R: Relax>(
-    r: &mut WideRow,
+fn new_lambda<R: Relax>(
+    r: &WideRow,
     dir: &V3,
-    t: (V3, V3),
-    lo: Vec4,
-    hi: Vec4,
+    (lo, hi): (Vec4, Vec4),
     omega: R,
-    ima: Vec4,
-    imb: Vec4,
-    va: &mut WideVel,
-    vb: &mut WideVel,
-) {
+    va: &WideVel,
+    vb: &WideVel,
+) -> Vec4 {
     let jdv = row_velocity(r, dir, va, vb);
-    let new = omega.unclamped(r.lambda, r.b, jdv).max(lo).min(hi);
-    let delta = new - r.lambda;
-    r.lambda = new;
-    apply_impulse(dir, t, delta, ima, imb, va, vb);
-}
-
-/// The two friction rows of a point in four lanes, both from the same `dV`
-/// (`pgs::friction_pair` lane by lane).
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn friction_pair<R: Relax>(
-    (r1, dir1, t1): (&mut WideRow, &V3, (V3, V3)),
-    (r2, dir2, t2): (&mut WideRow, &V3, (V3, V3)),
-    bound: Vec4,
-    omega: R,
-    ima: Vec4,
-    imb: Vec4,
-    va: &mut WideVel,
-    vb: &mut WideVel,
-) {
-    let (v1, v2) = (
-        row_velocity(r1, dir1, va, vb),
-        row_velocity(r2, dir2, va, vb),
-    );
-    let n1 = omega.unclamped(r1.lambda, r1.b, v1).max(-bound).min(bound);
-    let n2 = omega.unclamped(r2.lambda, r2.b, v2).max(-bound).min(bound);
-    let (d1, d2) = (n1 - r1.lambda, n2 - r2.lambda);
-    r1.lambda = n1;
-    r2.lambda = n2;
-    apply_impulse(dir1, t1, d1, ima, imb, va, vb);
-    apply_impulse(dir2, t2, d2, ima, imb, va, vb);
+    omega.unclamped(r.lambda, r.b, jdv).max(lo).min(hi)
 }
 
 /// `dV += T·δ` of one row in four lanes (`pgs::apply_impulse` lane by lane): the
@@ -847,36 +814,29 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
     let [dn, d1, d2] = &g.dir;
     let h = g.half();
     let n = slots.len();
+    let inf = Vec4::splat(f32::INFINITY);
     for k in 0..n {
         let i = if back { n - 1 - k } else { k };
-        let p = &mut slots[i].point(h);
-        let bound = (g.friction * p.rows[0].lambda).max(Vec4::ZERO);
-        let [rn, r1, r2] = &mut p.rows;
-        let (t1, t2, tn) = (t.t(i, 1, r1), t.t(i, 2, r2), t.t(i, 0, rn));
-        friction_pair(
-            (r1, d1, t1),
-            (r2, d2, t2),
-            bound,
-            omega,
-            ima,
-            imb,
-            &mut va,
-            &mut vb,
-        );
-        let inf = Vec4::splat(f32::INFINITY);
-        update(
-            rn,
-            dn,
-            tn,
-            Vec4::ZERO,
-            inf,
-            omega,
-            ima,
-            imb,
-            &mut va,
-            &mut vb,
-        );
-        slots[i].set_lambdas(h, p.rows.each_ref().map(|r| r.lambda));
+        let slot = &mut slots[i];
+        // The two friction rows from the same `dV` (`pgs::friction_pair` lane by lane),
+        // bounded by ±μλₙ.
+        let bound = (g.friction * slot.rows[0].lambda[h & 1]).max(Vec4::ZERO);
+        let (r1, r2) = (slot.rows[1].get(h), slot.rows[2].get(h));
+        let n1 = new_lambda(&r1, d1, (-bound, bound), omega, &va, &vb);
+        let n2 = new_lambda(&r2, d2, (-bound, bound), omega, &va, &vb);
+        let (e1, e2) = (n1 - r1.lambda, n2 - r2.lambda);
+        // The impulses with the blocks read again from the slot (`lanes::fresh`).
+        let rows = fresh(&slot.rows);
+        let (r1, r2) = (rows[1].get(h), rows[2].get(h));
+        apply_impulse(d1, t.t(i, 1, &r1), e1, ima, imb, &mut va, &mut vb);
+        apply_impulse(d2, t.t(i, 2, &r2), e2, ima, imb, &mut va, &mut vb);
+        // Then the normal row, λ ∈ [0, ∞).
+        let rn = rows[0].get(h);
+        let nn = new_lambda(&rn, dn, (Vec4::ZERO, inf), omega, &va, &vb);
+        let en = nn - rn.lambda;
+        let rn = fresh(&slot.rows)[0].get(h);
+        apply_impulse(dn, t.t(i, 0, &rn), en, ima, imb, &mut va, &mut vb);
+        slot.set_lambdas(h, [nn, n1, n2]);
     }
     scatter(dv, g.a, g.movable, &va);
     scatter(dv, g.b, g.movable >> 4, &vb);

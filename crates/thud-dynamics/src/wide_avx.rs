@@ -159,7 +159,7 @@ mod kernel {
 
     use glam::Vec4;
 
-    use crate::lanes::V3;
+    use crate::lanes::{V3, fresh};
     use crate::solver_body::Velocity;
     use crate::wide::{Group, SlotRow, WideSlot, WideVel, gather, scatter};
 
@@ -429,21 +429,25 @@ mod kernel {
                 for k in 0..n {
                     let k = if back { n - 1 - k } else { k };
                     let w = &mut slots[k];
-                    let row = |r: usize| Row8::load(&w.rows[r], inv_i);
-                    let (rn, r1, r2) = (row(0), row(1), row(2));
                     let [dn, d1, d2] = dirs;
                     // The friction rows from the same `dV`, bounded by ±μλₙ (`wide::friction_pair`).
-                    let bound = friction.mul(rn.lambda).max(zero);
+                    let (r1, r2) = (Row8::load(&w.rows[1], inv_i), Row8::load(&w.rows[2], inv_i));
+                    let bound = friction.mul(F8::load(&w.rows[0].lambda)).max(zero);
                     let (v1, v2) = (r1.velocity(d1, &va, &vb), r2.velocity(d2, &va, &vb));
                     let n1 = r1.unclamped(v1).max(bound.neg()).min(bound);
                     let n2 = r2.unclamped(v2).max(bound.neg()).min(bound);
                     let (e1, e2) = (n1.sub(r1.lambda), n2.sub(r2.lambda));
+                    // The blocks again from the slot, not kept in registers (`lanes::fresh`).
+                    let rows = fresh(&w.rows);
+                    let (r1, r2) = (Row8::load(&rows[1], inv_i), Row8::load(&rows[2], inv_i));
                     r1.apply(d1, e1, ima, imb, &mut va, &mut vb);
                     r2.apply(d2, e2, ima, imb, &mut va, &mut vb);
                     // The normal row (`wide::update`, λ ∈ [0, ∞)).
+                    let rn = Row8::load(&rows[0], inv_i);
                     let vn = rn.velocity(dn, &va, &vb);
                     let nn = rn.unclamped(vn).max(zero).min(inf);
                     let en = nn.sub(rn.lambda);
+                    let rn = Row8::load(&fresh(&w.rows)[0], inv_i);
                     rn.apply(dn, en, ima, imb, &mut va, &mut vb);
                     let [qn, q1, q2] = &mut w.rows;
                     n1.store(&mut q1.lambda);
