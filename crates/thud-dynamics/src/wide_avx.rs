@@ -430,7 +430,7 @@ mod kernel {
                     let k = if back { n - 1 - k } else { k };
                     let w = &mut slots[k];
                     let [dn, d1, d2] = dirs;
-                    // The friction rows from the same `dV`, bounded by ±μλₙ (`wide::friction_pair`).
+                    // The friction rows from the same `dV`, bounded by ±μλₙ (`pgs::friction_pair`).
                     let (r1, r2) = (Row8::load(&w.rows[1], inv_i), Row8::load(&w.rows[2], inv_i));
                     let bound = friction.mul(F8::load(&w.rows[0].lambda)).max(zero);
                     let (v1, v2) = (r1.velocity(d1, &va, &vb), r2.velocity(d2, &va, &vb));
@@ -442,7 +442,7 @@ mod kernel {
                     let (r1, r2) = (Row8::load(&rows[1], inv_i), Row8::load(&rows[2], inv_i));
                     r1.apply(d1, e1, ima, imb, &mut va, &mut vb);
                     r2.apply(d2, e2, ima, imb, &mut va, &mut vb);
-                    // The normal row (`wide::update`, λ ∈ [0, ∞)).
+                    // The normal row (`pgs::update`, λ ∈ [0, ∞)).
                     let rn = Row8::load(&rows[0], inv_i);
                     let vn = rn.velocity(dn, &va, &vb);
                     let nn = rn.unclamped(vn).max(zero).min(inf);
