@@ -19,8 +19,8 @@ use glam::{BVec4A, Mat3, Vec3, Vec4};
 /// twice — for `J·dV`, then for the impulse `T·δ` — and load them from the row both
 /// times: kept in registers from the first load, the blocks would not fit beside the
 /// bodies' twelve velocity registers and go to the stack (a store more per field;
-/// `docs/performance.md`, *Blocks read twice, rows stored as made*). The loads after `fresh` cannot
-/// be merged with the ones before it. Values and bits are unchanged.
+/// `docs/performance.md`, *Blocks read twice, rows stored as made*). The loads after
+/// `fresh` cannot be merged with the ones before it. Values and bits are unchanged.
 #[inline(always)]
 pub(crate) fn fresh<T>(r: &T) -> &T {
     std::hint::black_box(r)
