@@ -10,13 +10,15 @@
 //!
 //! Normal rows have `lo = 0, hi = ∞`; the two friction rows of a point have
 //! `lo = −μλₙ, hi = +μλₙ` with the normal row's *current* λₙ (the bound moves as λₙ
-//! converges: a box per iteration, a pyramid cone overall). A point is solved as a block
-//! of three rows sharing one load and one store of the two bodies' `dV`: friction first,
-//! then the normal row, so non-penetration has the last word in every sweep (as in
-//! Box2D). The two friction rows are updated side by side from the same `dV` (a Jacobi
-//! step on the point's 2×2 tangent block, [`friction_pair`]): it converges as well as
-//! one after the other (measured: `pyramid_40` drifts 5.0 mm instead of 6.2) and
-//! shortens the packed sweep's dependency chain by a third. ω is the SOR factor (1 = Gauss-Seidel); PGS converges for `0 < ω < 2` on a
+//! converges: a box per iteration, a pyramid cone overall). A manifold is solved point
+//! after point with one load and one store of the two bodies' `dV`
+//! ([`solve_manifold`]), each point's friction rows first, then its normal row, so
+//! non-penetration has the last word in every sweep (as in Box2D). A point's two
+//! friction rows are updated side by side from the same `dV` (a Jacobi step on the
+//! point's 2×2 tangent block; the tangent rows are nearly independent, their coupling
+//! `|A₁₂| < √(A₁₁A₂₂)` always): it converges as well as one after the other (measured:
+//! `pyramid_40` drifts 5.0 mm instead of 6.2) and shortens the packed sweep's
+//! dependency chain by a third. ω is the SOR factor (1 = Gauss-Seidel); PGS converges for `0 < ω < 2` on a
 //! symmetric positive definite `A`, and the contact `A` is only semidefinite, so the
 //! iteration count bounds the work.
 //!
@@ -33,6 +35,8 @@
 
 use crate::jacobian::{ContactRows, Row};
 use crate::joint::rows::JointRow;
+use glam::Vec3;
+
 use crate::solver_body::Velocity;
 
 /// One row update on the two bodies' velocity changes; returns nothing, updates `λ`.
@@ -165,50 +169,95 @@ pub(crate) fn warm_start(points: &[ContactRows], dv: &mut [Velocity]) {
     }
 }
 
-/// The two friction rows of a point, updated together: both read the same `dV` (a
-/// Jacobi step on the 2×2 tangent block, each row clamped to its own `±μλₙ`), then both
-/// impulses are applied. The tangent rows are nearly independent (orthogonal linear
-/// parts; their coupling `|A₁₂| < √(A₁₁A₂₂)` always), so this converges like two
-/// Gauss-Seidel updates, and the two row updates run side by side instead of one after
-/// the other: in the packed sweep a point's dependency chain is two updates long
-/// instead of three.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn friction_pair(
-    r1: &mut Row,
-    r2: &mut Row,
-    bound: f32,
+/// The points of one manifold in order (`backward`: last to first) — each point's
+/// friction pair (bounds `±μλₙ` of its current λₙ), then its normal row — with the manifold's linear velocity kept in its own basis.
+///
+/// Every point of a manifold has the same two bodies and the same three directions
+/// `d_k` (normal, tangents: an orthonormal basis), so a row's linear term
+/// `d_k·(v_b − v_a)` is component `k` of the relative velocity in that basis, and an
+/// impulse `δ` along `d_k` changes only that component, by `δ·(1/m_a + 1/m_b)`. The
+/// update therefore carries three numbers `w_k` instead of both bodies' linear `dV`
+/// (six), and after the last point hands the change back to the bodies in proportion
+/// to their inverse masses (the impulses on a and b are equal and opposite):
+///
+/// ```text
+///   w_k = d_k·(v_b − v_a)                         before the first point
+///   J̃·dV = (J_ang,a·ω_a + J_ang,b·ω_b + w_k)/D     row k of any point
+///   w_k += δ·(1/m_a + 1/m_b),  ω += T_ang·δ         its impulse
+///   Δ = Σ d_k·(w_k − w_k⁰);  v_a −= Δ·(1/m_a)/(1/m_a + 1/m_b),  v_b += Δ·(1/m_b)/(…)
+/// ```
+///
+/// In exact arithmetic this is the row update of each row with both bodies' full `dV`;
+/// in `f32` it rounds
+/// differently (the basis is orthonormal to rounding). The packed sweeps (`wide.rs`)
+/// do exactly these operations lane by lane, in this order — each row's linear work
+/// is two operations instead of twenty-two.
+pub(crate) fn solve_manifold(
+    points: &mut [ContactRows],
+    dv: &mut [Velocity],
     omega: f32,
-    ima: f32,
-    imb: f32,
-    va: &mut Velocity,
-    vb: &mut Velocity,
+    backward: bool,
 ) {
-    let (j1, j2) = (row_velocity(r1, va, vb), row_velocity(r2, va, vb));
-    let n1 = unclamped(r1.lambda, r1.b, j1, omega).clamp(-bound, bound);
-    let n2 = unclamped(r2.lambda, r2.b, j2, omega).clamp(-bound, bound);
-    let (d1, d2) = (n1 - r1.lambda, n2 - r2.lambda);
-    r1.lambda = n1;
-    r2.lambda = n2;
-    apply_impulse(r1, d1, ima, imb, va, vb);
-    apply_impulse(r2, d2, ima, imb, va, vb);
-}
-
-/// The three-row block of one point: the friction pair first (bounds from the current
-/// λₙ, [`friction_pair`]), then the normal row.
-#[inline(always)]
-pub(crate) fn solve_point(c: &mut ContactRows, dv: &mut [Velocity], omega: f32) {
-    {
-        let (a, b) = (c.a as usize, c.b as usize);
-        let (mut va, mut vb) = (dv[a], dv[b]);
-        let (ima, imb) = (c.inv_mass_a, c.inv_mass_b);
+    let Some(first) = points.first() else {
+        return;
+    };
+    let (a, b) = (first.a as usize, first.b as usize);
+    let (ima, imb) = (first.inv_mass_a, first.inv_mass_b);
+    let dir = first.rows.each_ref().map(|r| r.j_lin);
+    let (mut va, mut vb) = (dv[a], dv[b]);
+    let w0 = basis_velocity(&dir, &va, &vb);
+    let mut w = w0;
+    let m = ima + imb;
+    each_mut(points, backward, |c| {
         let bound = (c.friction * c.rows[0].lambda).max(0.0);
         let [rn, r1, r2] = &mut c.rows;
-        friction_pair(r1, r2, bound, omega, ima, imb, &mut va, &mut vb);
-        update(rn, 0.0, f32::INFINITY, omega, ima, imb, &mut va, &mut vb);
-        dv[a] = va;
-        dv[b] = vb;
-    }
+        let (j1, j2) = (
+            basis_row_velocity(r1, w[1], &va, &vb),
+            basis_row_velocity(r2, w[2], &va, &vb),
+        );
+        let n1 = unclamped(r1.lambda, r1.b, j1, omega).clamp(-bound, bound);
+        let n2 = unclamped(r2.lambda, r2.b, j2, omega).clamp(-bound, bound);
+        let (e1, e2) = (n1 - r1.lambda, n2 - r2.lambda);
+        r1.lambda = n1;
+        r2.lambda = n2;
+        apply_angular(r1, e1, &mut va, &mut vb);
+        w[1] += e1 * m;
+        apply_angular(r2, e2, &mut va, &mut vb);
+        w[2] += e2 * m;
+        let jn = basis_row_velocity(rn, w[0], &va, &vb);
+        let nn = unclamped(rn.lambda, rn.b, jn, omega).clamp(0.0, f32::INFINITY);
+        let en = nn - rn.lambda;
+        rn.lambda = nn;
+        apply_angular(rn, en, &mut va, &mut vb);
+        w[0] += en * m;
+    });
+    let rel = (dir[0] * (w[0] - w0[0]) + dir[1] * (w[1] - w0[1])) + dir[2] * (w[2] - w0[2]);
+    let inv = if m > 0.0 { 1.0 / m } else { 0.0 };
+    va.lin -= rel * (ima * inv);
+    vb.lin += rel * (imb * inv);
+    dv[a] = va;
+    dv[b] = vb;
+}
+
+/// The relative linear velocity `v_b − v_a` of two bodies in a manifold's basis `dir`.
+#[inline(always)]
+pub(crate) fn basis_velocity(dir: &[Vec3; 3], va: &Velocity, vb: &Velocity) -> [f32; 3] {
+    let rel = vb.lin - va.lin;
+    dir.map(|d| d.dot(rel))
+}
+
+/// `J̃·dV` of one row whose linear term `lin` is known (`solve_manifold`): the angular
+/// terms summed first, as in [`row_velocity_raw`].
+#[inline(always)]
+fn basis_row_velocity(r: &Row, lin: f32, va: &Velocity, vb: &Velocity) -> f32 {
+    ((r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang)) + lin) * r.inv_d
+}
+
+/// `ω += T_ang·δ` of one row on both bodies.
+#[inline(always)]
+fn apply_angular(r: &Row, delta: f32, va: &mut Velocity, vb: &mut Velocity) {
+    va.ang += r.t_ang_a * delta;
+    vb.ang += r.t_ang_b * delta;
 }
 
 /// One Gauss-Seidel sweep over the joint rows, then all points, forward or backward: the
@@ -223,12 +272,16 @@ pub(crate) fn sweep(
     omega: f32,
     backward: bool,
 ) {
+    // Each point as a manifold of its own.
+    let point = |c: &mut ContactRows, dv: &mut [Velocity]| {
+        solve_manifold(std::slice::from_mut(c), dv, omega, false);
+    };
     if backward {
-        each_mut(points, true, |c| solve_point(c, dv, omega));
+        each_mut(points, true, |c| point(c, dv));
         sweep_joints(joints, dv, true);
     } else {
         sweep_joints(joints, dv, false);
-        each_mut(points, false, |c| solve_point(c, dv, omega));
+        each_mut(points, false, |c| point(c, dv));
     }
     // Static partners all point at the dummy; it must stay at rest. Its T blocks are zero,
     // so this only scrubs rounding of `0 · x`.

@@ -684,13 +684,13 @@ impl Relax for Sor {
 #[inline(always)]
 fn new_lambda<R: Relax>(
     r: &WideRow,
-    dir: &V3,
+    lin: Vec4,
     (lo, hi): (Vec4, Vec4),
     omega: R,
     va: &WideVel,
     vb: &WideVel,
 ) -> Vec4 {
-    let jdv = row_velocity(r, dir, va, vb);
+    let jdv = ((r.ang_a.dot(va.ang) + r.ang_b.dot(vb.ang)) + lin) * r.inv_d;
     omega.unclamped(r.lambda, r.b, jdv).max(lo).min(hi)
 }
 
@@ -812,34 +812,70 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
     let mut vb = gather(dv, g.b);
     let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
     let [dn, d1, d2] = &g.dir;
+    let w0 = basis_velocity(&g.dir, &va, &vb);
+    let mut w = w0;
+    let m = ima + imb;
     let h = g.half();
     let n = slots.len();
     let inf = Vec4::splat(f32::INFINITY);
     for k in 0..n {
         let i = if back { n - 1 - k } else { k };
         let slot = &mut slots[i];
-        // The two friction rows from the same `dV` (`pgs::friction_pair` lane by lane),
+        // The two friction rows from the same `dV` (`pgs::solve_manifold` lane by lane),
         // bounded by ±μλₙ.
         let bound = (g.friction * slot.rows[0].lambda[h & 1]).max(Vec4::ZERO);
         let (r1, r2) = (slot.rows[1].get(h), slot.rows[2].get(h));
-        let n1 = new_lambda(&r1, d1, (-bound, bound), omega, &va, &vb);
-        let n2 = new_lambda(&r2, d2, (-bound, bound), omega, &va, &vb);
+        let n1 = new_lambda(&r1, w[1], (-bound, bound), omega, &va, &vb);
+        let n2 = new_lambda(&r2, w[2], (-bound, bound), omega, &va, &vb);
         let (e1, e2) = (n1 - r1.lambda, n2 - r2.lambda);
         // The impulses with the blocks read again from the slot (`lanes::fresh`).
         let rows = fresh(&slot.rows);
         let (r1, r2) = (rows[1].get(h), rows[2].get(h));
-        apply_impulse(d1, t.t(i, 1, &r1), e1, ima, imb, &mut va, &mut vb);
-        apply_impulse(d2, t.t(i, 2, &r2), e2, ima, imb, &mut va, &mut vb);
+        apply_angular(t.t(i, 1, &r1), e1, &mut va, &mut vb);
+        w[1] += e1 * m;
+        apply_angular(t.t(i, 2, &r2), e2, &mut va, &mut vb);
+        w[2] += e2 * m;
         // Then the normal row, λ ∈ [0, ∞).
         let rn = rows[0].get(h);
-        let nn = new_lambda(&rn, dn, (Vec4::ZERO, inf), omega, &va, &vb);
+        let nn = new_lambda(&rn, w[0], (Vec4::ZERO, inf), omega, &va, &vb);
         let en = nn - rn.lambda;
         let rn = fresh(&slot.rows)[0].get(h);
-        apply_impulse(dn, t.t(i, 0, &rn), en, ima, imb, &mut va, &mut vb);
+        apply_angular(t.t(i, 0, &rn), en, &mut va, &mut vb);
+        w[0] += en * m;
         slot.set_lambdas(h, [nn, n1, n2]);
     }
+    let dw = [w[0] - w0[0], w[1] - w0[1], w[2] - w0[2]];
+    let rel = (*dn * dw[0] + *d1 * dw[1]) + *d2 * dw[2];
+    let (fa, fb) = shares(ima, imb);
+    va.lin -= rel * fa;
+    vb.lin += rel * fb;
     scatter(dv, g.a, g.movable, &va);
     scatter(dv, g.b, g.movable >> 4, &vb);
+}
+
+/// The lanes' relative linear velocity `v_b − v_a` in the manifold's basis (normal,
+/// tangents): a row's linear term `J_lin·dV` is its component.
+#[inline(always)]
+pub(crate) fn basis_velocity(dir: &[V3; 3], va: &WideVel, vb: &WideVel) -> [Vec4; 3] {
+    let rel = vb.lin - va.lin;
+    [dir[0].dot(rel), dir[1].dot(rel), dir[2].dot(rel)]
+}
+
+/// Each body's share `1/m_a / (1/m_a + 1/m_b)`, `1/m_b / (…)` of a change in the
+/// relative velocity (0 where neither moves).
+#[inline(always)]
+pub(crate) fn shares(ima: Vec4, imb: Vec4) -> (Vec4, Vec4) {
+    let m = ima + imb;
+    let some = m.cmpgt(Vec4::ZERO);
+    let inv = Vec4::select(some, Vec4::ONE / m, Vec4::ZERO);
+    (ima * inv, imb * inv)
+}
+
+/// `ω += T_ang·δ` of one row on both bodies.
+#[inline(always)]
+fn apply_angular((ta, tb): (V3, V3), delta: Vec4, va: &mut WideVel, vb: &mut WideVel) {
+    va.ang += ta * delta;
+    vb.ang += tb * delta;
 }
 
 /// `dV += T·λ` for one group's (warm) impulses.
@@ -1269,7 +1305,7 @@ impl WideContacts {
             let m = of[if back { of.len() - 1 - k } else { k }];
             let (s, n) = store.manifold_points[m as usize];
             let pts = &mut store.points[s as usize..(s + n) as usize];
-            pgs::each_mut(pts, back, |c| pgs::solve_point(c, dv, omega));
+            pgs::solve_manifold(pts, dv, omega, back);
         }
     }
 
@@ -1851,12 +1887,13 @@ mod tests {
         // Scalar reference, same order: colours {0, 1}, {2}, {3}.
         for k in 0..30 {
             let back = k % 2 == 1;
-            let mut order: Vec<usize> = (0..ref_store.points.len()).collect();
+            let mut order = ref_store.manifold_points.clone();
             if back {
                 order.reverse();
             }
-            for i in order {
-                pgs::solve_point(&mut ref_store.points[i], &mut ref_bodies.dv, 1.0);
+            for (s, n) in order {
+                let pts = &mut ref_store.points[s as usize..(s + n) as usize];
+                pgs::solve_manifold(pts, &mut ref_bodies.dv, 1.0, back);
             }
         }
         for (p, q) in store.points.iter().zip(&ref_store.points) {
@@ -1894,8 +1931,9 @@ mod tests {
         );
         wide.unpack(&mut sor_store);
         for _ in 0..10 {
-            for c in &mut ref_store2.points {
-                pgs::solve_point(c, &mut ref_bodies2.dv, 1.3);
+            for &(s, n) in &ref_store2.manifold_points {
+                let pts = &mut ref_store2.points[s as usize..(s + n) as usize];
+                pgs::solve_manifold(pts, &mut ref_bodies2.dv, 1.3, false);
             }
         }
         let lambdas = |s: &ContactStore| -> Vec<f32> {

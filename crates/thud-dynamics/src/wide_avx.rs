@@ -161,7 +161,7 @@ mod kernel {
 
     use crate::lanes::{V3, fresh};
     use crate::solver_body::Velocity;
-    use crate::wide::{Group, SlotRow, WideSlot, WideVel, gather, scatter};
+    use crate::wide::{Group, SlotRow, WideSlot, WideVel, gather, scatter, shares};
 
     /// `self ∘ o` in every lane, one intrinsic per method.
     macro_rules! lane_ops {
@@ -376,18 +376,16 @@ mod kernel {
         /// `J̃·dV = (J·dV)·(1/D)` for the row's direction `dir` (`wide::row_velocity`).
         #[target_feature(enable = "avx")]
         #[inline]
-        fn velocity(&self, dir: V8, va: &Vel8, vb: &Vel8) -> F8 {
+        fn velocity(&self, lin: F8, va: &Vel8, vb: &Vel8) -> F8 {
             let ang = self.j_ang_a.dot(va.ang).add(self.j_ang_b.dot(vb.ang));
-            ang.add(dir.dot(vb.lin.sub(va.lin))).mul(self.inv_d)
+            ang.add(lin).mul(self.inv_d)
         }
 
         /// `dV += T·δ` for the row's direction `dir` (`wide::apply_impulse`).
         #[target_feature(enable = "avx")]
         #[inline]
-        fn apply(&self, dir: V8, delta: F8, ima: F8, imb: F8, va: &mut Vel8, vb: &mut Vel8) {
-            va.lin = va.lin.sub(dir.scale(delta.mul(ima)));
+        fn apply(&self, delta: F8, va: &mut Vel8, vb: &mut Vel8) {
             va.ang = va.ang.add(self.t_ang_a.scale(delta));
-            vb.lin = vb.lin.add(dir.scale(delta.mul(imb)));
             vb.ang = vb.ang.add(self.t_ang_b.scale(delta));
         }
 
@@ -425,35 +423,48 @@ mod kernel {
                 // The rows' directions, joined once for all the points.
                 let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
                 let dirs = [dir(0), dir(1), dir(2)];
+                let [dn, d1, d2] = dirs;
+                let rel = vb.lin.sub(va.lin);
+                let w0 = [dn.dot(rel), d1.dot(rel), d2.dot(rel)];
+                let mut w = w0;
+                let m = ima.add(imb);
                 let n = slots.len();
                 for k in 0..n {
                     let k = if back { n - 1 - k } else { k };
-                    let w = &mut slots[k];
-                    let [dn, d1, d2] = dirs;
-                    // The friction rows from the same `dV`, bounded by ±μλₙ (`pgs::friction_pair`).
-                    let (r1, r2) = (Row8::load(&w.rows[1], inv_i), Row8::load(&w.rows[2], inv_i));
-                    let bound = friction.mul(F8::load(&w.rows[0].lambda)).max(zero);
-                    let (v1, v2) = (r1.velocity(d1, &va, &vb), r2.velocity(d2, &va, &vb));
+                    let s = &mut slots[k];
+                    // The friction rows from the same `dV`, bounded by ±μλₙ (`pgs::solve_manifold`).
+                    let (r1, r2) = (Row8::load(&s.rows[1], inv_i), Row8::load(&s.rows[2], inv_i));
+                    let bound = friction.mul(F8::load(&s.rows[0].lambda)).max(zero);
+                    let (v1, v2) = (r1.velocity(w[1], &va, &vb), r2.velocity(w[2], &va, &vb));
                     let n1 = r1.unclamped(v1).max(bound.neg()).min(bound);
                     let n2 = r2.unclamped(v2).max(bound.neg()).min(bound);
                     let (e1, e2) = (n1.sub(r1.lambda), n2.sub(r2.lambda));
                     // The blocks again from the slot, not kept in registers (`lanes::fresh`).
-                    let rows = fresh(&w.rows);
+                    let rows = fresh(&s.rows);
                     let (r1, r2) = (Row8::load(&rows[1], inv_i), Row8::load(&rows[2], inv_i));
-                    r1.apply(d1, e1, ima, imb, &mut va, &mut vb);
-                    r2.apply(d2, e2, ima, imb, &mut va, &mut vb);
+                    r1.apply(e1, &mut va, &mut vb);
+                    w[1] = w[1].add(e1.mul(m));
+                    r2.apply(e2, &mut va, &mut vb);
+                    w[2] = w[2].add(e2.mul(m));
                     // The normal row (`pgs::update`, λ ∈ [0, ∞)).
                     let rn = Row8::load(&rows[0], inv_i);
-                    let vn = rn.velocity(dn, &va, &vb);
+                    let vn = rn.velocity(w[0], &va, &vb);
                     let nn = rn.unclamped(vn).max(zero).min(inf);
                     let en = nn.sub(rn.lambda);
-                    let rn = Row8::load(&fresh(&w.rows)[0], inv_i);
-                    rn.apply(dn, en, ima, imb, &mut va, &mut vb);
-                    let [qn, q1, q2] = &mut w.rows;
+                    let rn = Row8::load(&fresh(&s.rows)[0], inv_i);
+                    rn.apply(en, &mut va, &mut vb);
+                    w[0] = w[0].add(en.mul(m));
+                    let [qn, q1, q2] = &mut s.rows;
                     n1.store(&mut q1.lambda);
                     n2.store(&mut q2.lambda);
                     nn.store(&mut qn.lambda);
                 }
+                let dw = [w[0].sub(w0[0]), w[1].sub(w0[1]), w[2].sub(w0[2])];
+                let rel = dn.scale(dw[0]).add(d1.scale(dw[1])).add(d2.scale(dw[2]));
+                let (fa0, fb0) = shares(g[0].inv_mass_a, g[0].inv_mass_b);
+                let (fa1, fb1) = shares(g[1].inv_mass_a, g[1].inv_mass_b);
+                va.lin = va.lin.sub(rel.scale(F8::join(fa0, fa1)));
+                vb.lin = vb.lin.add(rel.scale(F8::join(fb0, fb1)));
                 let (a0, a1) = va.halves();
                 let (b0, b1) = vb.halves();
                 scatter(dv, g[0].a, g[0].movable(), &a0);
