@@ -1,9 +1,10 @@
 //! Two groups of a level in one sweep kernel, eight lanes wide (x86-64 with AVX).
 //!
 //! The packed sweep (`wide.rs`) is bound by how many instructions it issues, not by
-//! memory or by its dependency chains: a wide point (three rows in four lanes) is about
-//! 280 instructions, and neither interleaving two groups nor smaller rows made it
-//! faster. With AVX a register holds eight `f32`s, so two groups of the same level —
+//! memory or by its dependency chains: a wide point (three rows in four lanes) was
+//! about 280 instructions, and neither interleaving two groups nor smaller rows made it
+//! faster (with the manifold's linear velocity in its own basis, `pgs::solve_manifold`,
+//! this kernel's loop is 154 instructions a pair of wide points). With AVX a register holds eight `f32`s, so two groups of the same level —
 //! which share no movable body, so their order does not matter — run side by side, group
 //! one in lanes 0–3 and group two in lanes 4–7: the same rows, read from their own
 //! wide points, with half the arithmetic and velocity-state instructions.
@@ -19,6 +20,10 @@
 //! every field), so each field of the eight lanes is one 32-byte load: joining two
 //! 16-byte halves from two wide points cost 27 extra instructions a pair of wide points
 //! and the registers that held them (a sixth of the kernel's time on the Zen 3 host).
+//! The bodies' `dV` come in the same way: each lane's two bodies (one per group) are
+//! loaded side by side and one 8-lane transpose makes both groups' lanes
+//! (`gather8!`, `scatter8!`), 4.6 % fewer instructions in the kernel than a transpose
+//! per group and a join.
 //! [`PairKernel::run`] compiles other passes (the serial sweep around the pairs, the row
 //! build, the substep refresh) for the same instruction set: the same operations with
 //! three-operand encodings and, with AVX-512, 32 registers.
@@ -154,14 +159,15 @@ mod kernel {
     use std::arch::x86_64::{
         __m256, _mm256_add_ps, _mm256_castps256_ps128, _mm256_extractf128_ps, _mm256_loadu_ps,
         _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps, _mm256_set_m128, _mm256_set1_ps,
-        _mm256_storeu_ps, _mm256_sub_ps, _mm256_xor_ps,
+        _mm256_shuffle_ps, _mm256_storeu_ps, _mm256_sub_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps,
+        _mm256_xor_ps,
     };
 
-    use glam::Vec4;
+    use glam::{Vec3, Vec4};
 
     use crate::lanes::{V3, fresh};
     use crate::solver_body::Velocity;
-    use crate::wide::{Group, SlotRow, WideSlot, WideVel, gather, scatter, shares};
+    use crate::wide::{Group, SlotRow, WideSlot, shares};
 
     /// `self ∘ o` in every lane, one intrinsic per method.
     macro_rules! lane_ops {
@@ -260,22 +266,6 @@ mod kernel {
             }
         }
 
-        #[target_feature(enable = "avx")]
-        #[inline]
-        fn halves(self) -> (V3, V3) {
-            let lo = V3 {
-                x: self.x.lo(),
-                y: self.y.lo(),
-                z: self.z.lo(),
-            };
-            let hi = V3 {
-                x: self.x.hi(),
-                y: self.y.hi(),
-                z: self.z.hi(),
-            };
-            (lo, hi)
-        }
-
         /// `V3::dot`: `(x·x + y·y) + z·z`.
         #[target_feature(enable = "avx")]
         #[inline]
@@ -321,23 +311,81 @@ mod kernel {
         ang: V8,
     }
 
-    impl Vel8 {
-        #[target_feature(enable = "avx")]
-        #[inline]
-        fn join(lo: &WideVel, hi: &WideVel) -> Vel8 {
-            Vel8 {
-                lin: V8::join(&lo.lin, &hi.lin),
-                ang: V8::join(&lo.ang, &hi.ang),
-            }
-        }
+    /// The 4 × 4 transpose of `lanes::transpose` in each 128-bit half: `out[j]` holds
+    /// column `j` of the rows `r`, the first group's in the low half, the second's in
+    /// the high half. Moves values, so the bits stay.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    fn transpose8(r: [F8; 4]) -> [F8; 4] {
+        let [a, b, c, d] = r.map(|v| v.0);
+        let (t0, t1) = (_mm256_unpacklo_ps(a, b), _mm256_unpacklo_ps(c, d));
+        let (t2, t3) = (_mm256_unpackhi_ps(a, b), _mm256_unpackhi_ps(c, d));
+        [
+            F8(_mm256_shuffle_ps::<0x44>(t0, t1)),
+            F8(_mm256_shuffle_ps::<0xEE>(t0, t1)),
+            F8(_mm256_shuffle_ps::<0x44>(t2, t3)),
+            F8(_mm256_shuffle_ps::<0xEE>(t2, t3)),
+        ]
+    }
 
-        #[target_feature(enable = "avx")]
-        #[inline]
-        fn halves(self) -> (WideVel, WideVel) {
-            let (l0, l1) = self.lin.halves();
-            let (a0, a1) = self.ang.halves();
-            (WideVel { lin: l0, ang: a0 }, WideVel { lin: l1, ang: a1 })
-        }
+    /// `Vel8::join(&gather(dv, i0), &gather(dv, i1))` in one pass: each lane pair's two
+    /// bodies loaded side by side (the pieces `wide::gather` loads), then one transpose
+    /// for both groups instead of one each and a join. (A macro, not a function: as a
+    /// function of its own the compiler kept it out of line, and the call passed the
+    /// result through the stack.)
+    macro_rules! gather8 {
+        ($dv:expr, $i0:expr, $i1:expr) => {{
+            let (dv, i0, i1): (&[Velocity], [u32; 4], [u32; 4]) = ($dv, $i0, $i1);
+            let head = |v: Velocity| Vec4::new(v.lin.x, v.lin.y, v.lin.z, v.ang.x);
+            let tail = |v: Velocity| Vec4::new(v.ang.y, v.ang.z, 0.0, 0.0);
+            let (v0, v1, v2, v3) = (
+                (dv[i0[0] as usize], dv[i1[0] as usize]),
+                (dv[i0[1] as usize], dv[i1[1] as usize]),
+                (dv[i0[2] as usize], dv[i1[2] as usize]),
+                (dv[i0[3] as usize], dv[i1[3] as usize]),
+            );
+            let h = |v: (Velocity, Velocity)| F8::join(head(v.0), head(v.1));
+            let t = |v: (Velocity, Velocity)| F8::join(tail(v.0), tail(v.1));
+            let [lx, ly, lz, ax] = transpose8([h(v0), h(v1), h(v2), h(v3)]);
+            let [ay, az, _, _] = transpose8([t(v0), t(v1), t(v2), t(v3)]);
+            Vel8 {
+                lin: V8 {
+                    x: lx,
+                    y: ly,
+                    z: lz,
+                },
+                ang: V8 {
+                    x: ax,
+                    y: ay,
+                    z: az,
+                },
+            }
+        }};
+    }
+
+    /// `wide::scatter` of both groups' lanes (`movable`: bits 0–3 of each), with one
+    /// transpose for both (a macro for the reason `gather8!` is).
+    macro_rules! scatter8 {
+        ($dv:expr, $idx:expr, $movable:expr, $w:expr) => {{
+            let (dv, idx, movable, w): (&mut [Velocity], [[u32; 4]; 2], [u8; 2], &Vel8) =
+                ($dv, $idx, $movable, $w);
+            let zero = F8::splat(0.0);
+            let head = transpose8([w.lin.x, w.lin.y, w.lin.z, w.ang.x]);
+            let tail = transpose8([w.ang.y, w.ang.z, zero, zero]);
+            let halves = |k: usize| [(head[k].lo(), tail[k].lo()), (head[k].hi(), tail[k].hi())];
+            let lanes = [halves(0), halves(1), halves(2), halves(3)];
+            for h in 0..2 {
+                for l in 0..4 {
+                    if movable[h] & (1 << l) != 0 {
+                        let (hd, tl) = lanes[l][h];
+                        dv[idx[h][l] as usize] = Velocity {
+                            lin: Vec3::new(hd.x, hd.y, hd.z),
+                            ang: Vec3::new(hd.w, tl.x, tl.y),
+                        };
+                    }
+                }
+            }
+        }};
     }
 
     /// One row of both groups, as the sweep reads it: the blocks as built, `1/D`.
@@ -412,8 +460,8 @@ mod kernel {
                 dv: &mut [Velocity],
                 back: bool,
             ) {
-                let mut va = Vel8::join(&gather(dv, g[0].a), &gather(dv, g[1].a));
-                let mut vb = Vel8::join(&gather(dv, g[0].b), &gather(dv, g[1].b));
+                let mut va = gather8!(&*dv, g[0].a, g[1].a);
+                let mut vb = gather8!(&*dv, g[0].b, g[1].b);
                 let ima = F8::join(g[0].inv_mass_a, g[1].inv_mass_a);
                 let imb = F8::join(g[0].inv_mass_b, g[1].inv_mass_b);
                 let friction = F8::join(g[0].friction(), g[1].friction());
@@ -465,12 +513,9 @@ mod kernel {
                 let (fa1, fb1) = shares(g[1].inv_mass_a, g[1].inv_mass_b);
                 va.lin = va.lin.sub(rel.scale(F8::join(fa0, fa1)));
                 vb.lin = vb.lin.add(rel.scale(F8::join(fb0, fb1)));
-                let (a0, a1) = va.halves();
-                let (b0, b1) = vb.halves();
-                scatter(dv, g[0].a, g[0].movable(), &a0);
-                scatter(dv, g[0].b, g[0].movable() >> 4, &b0);
-                scatter(dv, g[1].a, g[1].movable(), &a1);
-                scatter(dv, g[1].b, g[1].movable() >> 4, &b1);
+                let movable = [g[0].movable(), g[1].movable()];
+                scatter8!(&mut *dv, [g[0].a, g[1].a], movable, &va);
+                scatter8!(&mut *dv, [g[0].b, g[1].b], movable.map(|m| m >> 4), &vb);
             }
         };
     }
