@@ -34,10 +34,11 @@
 //! `impulse`) are indexed by wide point, each group's contiguous. The rows themselves sit
 //! in [`WideSlot`]s: each field of two groups' wide point `k` as one `[Vec4; 2]`, the
 //! group in half 0 first. When the sweeps run on one thread (`assign_slots`), the two
-//! groups of a pair unit share slots, in sweep order, so the eight-lane kernel reads
-//! every field of both with one 32-byte load instead of joining two 16-byte halves
-//! from two places (27 joins a pair of wide points, and the registers they held); a
-//! group that runs alone shares its slots with the next lone group of as many points.
+//! groups of a pair unit share slots (as many as the longer has wide points), in sweep
+//! order, so the eight-lane kernel reads every field of both with one 32-byte load
+//! instead of joining two 16-byte halves from two places (27 joins a pair of wide
+//! points, and the registers they held); a group that runs alone shares its slots with
+//! the next lone group of as many points.
 //! When the pool's threads split the groups (parallel sweeps, per-group passes on the
 //! pool), every group keeps half 0 of slots numbered as its wide points, so no slot has
 //! two owners.
@@ -563,11 +564,11 @@ fn assign_slots(
                 }
                 continue;
             }
+            // A ragged pair (`wide_avx.rs`) takes as many slots as its longer group.
             (g.slot, g.half) = (next, 0);
             let h = &mut groups[g1 as usize];
-            debug_assert_eq!(h.count, count);
             (h.slot, h.half) = (next, 1);
-            next += count;
+            next += count.max(h.count);
         }
     } else {
         for g in groups.iter_mut() {
@@ -587,7 +588,7 @@ fn assign_slots(
 
 /// The sweep order in units of one or two groups (`[g, u32::MAX]` or `[g, h]`): every
 /// group of a level, in order, where `pair` allows two to run as one eight-lane kernel
-/// (`wide_avx.rs`: the same number of wide points, no movable body in common). A group
+/// (`wide_avx.rs`: no movable body in common, any numbers of wide points). A group
 /// left over at the end of a level may pair with a group of the next level that shares
 /// no movable body with it: every group before it in the level order has run by then,
 /// and the two are independent, so every body still meets its groups in sweep order.
@@ -606,8 +607,7 @@ fn plan_units(
     taken.clear();
     taken.resize(groups.len(), false);
     let fits = |g: &Group, h: &Group| {
-        g.count == h.count
-            && !g.t_blocks
+        !g.t_blocks
             && !h.t_blocks
             && h.movable_bodies()
                 .all(|b| g.movable_bodies().all(|a| a != b))
@@ -1255,7 +1255,9 @@ impl WideContacts {
                     let h = self.groups.get(g1 as usize);
                     match h {
                         Some(h) if pairs && self.shared => {
-                            kernel.solve([g, h], &mut self.slots[g.slots()], dv, back);
+                            let n = g.slots().len().max(h.slots().len());
+                            let first = g.slots().start;
+                            kernel.solve([g, h], &mut self.slots[first..first + n], dv, back);
                         }
                         _ => {
                             let t = &self.t[g.t_range()];
@@ -1580,11 +1582,13 @@ mod tests {
 
     #[test]
     fn pairs_give_the_single_kernels_bits() {
-        // Stacks with manifolds of three and four points: velocity sweeps forward and
-        // backward, the last one carrying the split pass and the sums, then split sweeps,
-        // with two groups per eight-lane kernel and with one group at a time.
+        // Stacks with manifolds of three and four points (nine a level: pairs of groups
+        // of different lengths, and a group left over that pairs across levels):
+        // velocity sweeps forward and backward, the last one carrying the split pass and
+        // the sums, then split sweeps, with two groups per eight-lane kernel and with one
+        // group at a time.
         let run = |kernel: PairKernel| {
-            let (mut bodies, mut store) = crate::parallel::tests::stacks(5, 12);
+            let (mut bodies, mut store) = crate::parallel::tests::stacks(9, 12);
             // Tilted normals, uneven points and spinning bodies, so that no row has
             // zero blocks to hide a difference in the order of operations.
             for (i, p) in store.inputs.iter_mut().enumerate() {
@@ -1616,7 +1620,13 @@ mod tests {
                 .units
                 .iter()
                 .filter(|u| u[1] != u32::MAX && level(u[0]) != level(u[1]));
-            let units = (wide.units.clone(), across.count());
+            let ragged = wide
+                .units
+                .iter()
+                .filter(|u| u[1] != u32::MAX)
+                .filter(|u| wide.groups[u[0] as usize].count != wide.groups[u[1] as usize].count)
+                .count();
+            let units = (wide.units.clone(), across.count(), ragged);
             wide.warm_start(&mut bodies.dv);
             wide.solve(
                 &mut store,
@@ -1650,7 +1660,7 @@ mod tests {
             }
             (bits, units)
         };
-        let (single, (units, _)) = run(PairKernel::none());
+        let (single, (units, _, _)) = run(PairKernel::none());
         assert!(units.iter().all(|u| u[1] == u32::MAX));
         assert!(single.iter().any(|&b| f32::from_bits(b) > 0.1));
         let kernels = PairKernel::available();
@@ -1658,7 +1668,7 @@ mod tests {
             eprintln!("no AVX on this CPU: the pair kernel is not used");
         }
         for kernel in kernels {
-            let (paired, (units, across)) = run(kernel);
+            let (paired, (units, across, ragged)) = run(kernel);
             let pairs = units.iter().filter(|u| u[1] != u32::MAX).count();
             assert!(
                 pairs * 4 > units.len(),
@@ -1666,6 +1676,7 @@ mod tests {
                 units.len()
             );
             assert!(across > 0, "no pair across two levels");
+            assert!(ragged > 0, "no pair of groups of different lengths");
             assert_eq!(paired, single, "{kernel:?}");
         }
     }

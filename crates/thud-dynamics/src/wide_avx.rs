@@ -13,9 +13,15 @@
 //! order (`(x·x + y·y) + z·z` dot products, `max` and `min` with the same operand order,
 //! negation as a sign flip), and AVX rounds as SSE does, so a pair gives the single
 //! kernel's bits (`tests::pairs_give_the_single_kernels_bits` in `wide.rs`). Pairs are
-//! taken only for groups with the same number of wide points and only isotropic bodies
-//! (their `T_ang = J_ang·c` made in the kernel, no `WideT` blocks), in Gauss-Seidel
-//! sweeps (ω = 1) on one thread; [`PairKernel::detect`] picks the kernel the CPU runs.
+//! taken only for groups of isotropic bodies (their `T_ang = J_ang·c` made in the
+//! kernel, no `WideT` blocks), in Gauss-Seidel sweeps (ω = 1) on one thread;
+//! [`PairKernel::detect`] picks the kernel the CPU runs. The two groups may have
+//! different numbers of wide points (a *ragged* pair): over the longer one's last
+//! points the shorter one's lanes run on whatever its half of those slots holds, and
+//! its velocity state is put back afterwards with a blend, so its bits are its own
+//! kernel's. A lone group costs about twice a paired one per point (its four-lane
+//! loop and its gathers for half the lanes); before ragged pairs `pile_1000`, whose
+//! manifolds have 1–4 points, ran 182 of its 590 groups alone, now 10.
 //! The two groups share their rows' slots (`wide::WideSlot`, one group in each half of
 //! every field), so each field of the eight lanes is one 32-byte load: joining two
 //! 16-byte halves from two wide points cost 27 extra instructions a pair of wide points
@@ -120,9 +126,9 @@ impl PairKernel {
         }
     }
 
-    /// One Gauss-Seidel sweep of two groups that may run side by side (the same number
-    /// of wide points, no movable body in common) and share `slots` (`g[0]` in half 0,
-    /// `g[1]` in half 1): `wide::solve_group` for each, with the same bits.
+    /// One Gauss-Seidel sweep of two groups that may run side by side (no movable body
+    /// in common) and share `slots` (`g[0]` in half 0, `g[1]` in half 1; as many as the
+    /// longer group has wide points): `wide::solve_group` for each, with the same bits.
     pub(crate) fn solve(
         self,
         g: [&Group; 2],
@@ -131,10 +137,8 @@ impl PairKernel {
         back: bool,
     ) {
         debug_assert_eq!((g[0].half(), g[1].half()), (0, 1));
-        debug_assert_eq!(
-            (g[0].slots(), g[1].slots().len()),
-            (g[1].slots(), slots.len())
-        );
+        debug_assert_eq!(g[0].slots().start, g[1].slots().start);
+        debug_assert_eq!(slots.len(), g[0].slots().len().max(g[1].slots().len()));
         match self.0 {
             // SAFETY: `detect` found the kernel's features on this CPU.
             #[cfg(target_arch = "x86_64")]
@@ -143,8 +147,9 @@ impl PairKernel {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx => unsafe { solve_pair_avx(g, slots, dv, back) },
             Isa::None => {
-                solve_group(g[0], slots, &[], dv, GaussSeidel, back);
-                solve_group(g[1], slots, &[], dv, GaussSeidel, back);
+                let (c0, c1) = (g[0].slots().len(), g[1].slots().len());
+                solve_group(g[0], &mut slots[..c0], &[], dv, GaussSeidel, back);
+                solve_group(g[1], &mut slots[..c1], &[], dv, GaussSeidel, back);
             }
         }
     }
@@ -157,10 +162,10 @@ use kernel::{solve_pair_avx, solve_pair_avx512};
 #[cfg(target_arch = "x86_64")]
 mod kernel {
     use std::arch::x86_64::{
-        __m256, _mm256_add_ps, _mm256_castps256_ps128, _mm256_extractf128_ps, _mm256_loadu_ps,
-        _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps, _mm256_set_m128, _mm256_set1_ps,
-        _mm256_shuffle_ps, _mm256_storeu_ps, _mm256_sub_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps,
-        _mm256_xor_ps,
+        __m256, _mm256_add_ps, _mm256_blendv_ps, _mm256_castps256_ps128, _mm256_extractf128_ps,
+        _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps, _mm256_set_m128,
+        _mm256_set1_ps, _mm256_shuffle_ps, _mm256_storeu_ps, _mm256_sub_ps, _mm256_unpackhi_ps,
+        _mm256_unpacklo_ps, _mm256_xor_ps,
     };
 
     use glam::{Vec3, Vec4};
@@ -239,6 +244,13 @@ mod kernel {
             min => _mm256_min_ps,
         }
 
+        /// `self` in the lanes where `mask`'s sign bit is set, `other` elsewhere.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn select(self, mask: F8, other: F8) -> F8 {
+            F8(_mm256_blendv_ps(other.0, self.0, mask.0))
+        }
+
         /// `-self` as glam negates: a sign flip.
         #[target_feature(enable = "avx")]
         #[inline]
@@ -263,6 +275,17 @@ mod kernel {
                 x: F8::join(lo.x, hi.x),
                 y: F8::join(lo.y, hi.y),
                 z: F8::join(lo.z, hi.z),
+            }
+        }
+
+        /// `self` in the lanes where `mask`'s sign bit is set, `other` elsewhere.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn select(self, mask: F8, other: V8) -> V8 {
+            V8 {
+                x: self.x.select(mask, other.x),
+                y: self.y.select(mask, other.y),
+                z: self.z.select(mask, other.z),
             }
         }
 
@@ -476,36 +499,76 @@ mod kernel {
                 let w0 = [dn.dot(rel), d1.dot(rel), d2.dot(rel)];
                 let mut w = w0;
                 let m = ima.add(imb);
-                let n = slots.len();
-                for k in 0..n {
-                    let k = if back { n - 1 - k } else { k };
-                    let s = &mut slots[k];
-                    // The friction rows from the same `dV`, bounded by ±μλₙ (`pgs::solve_manifold`).
-                    let (r1, r2) = (Row8::load(&s.rows[1], inv_i), Row8::load(&s.rows[2], inv_i));
-                    let bound = friction.mul(F8::load(&s.rows[0].lambda)).max(zero);
-                    let (v1, v2) = (r1.velocity(w[1], &va, &vb), r2.velocity(w[2], &va, &vb));
-                    let n1 = r1.unclamped(v1).max(bound.neg()).min(bound);
-                    let n2 = r2.unclamped(v2).max(bound.neg()).min(bound);
-                    let (e1, e2) = (n1.sub(r1.lambda), n2.sub(r2.lambda));
-                    // The blocks again from the slot, not kept in registers (`lanes::fresh`).
-                    let rows = fresh(&s.rows);
-                    let (r1, r2) = (Row8::load(&rows[1], inv_i), Row8::load(&rows[2], inv_i));
-                    r1.apply(e1, &mut va, &mut vb);
-                    w[1] = w[1].add(e1.mul(m));
-                    r2.apply(e2, &mut va, &mut vb);
-                    w[2] = w[2].add(e2.mul(m));
-                    // The normal row (`pgs::update`, λ ∈ [0, ∞)).
-                    let rn = Row8::load(&rows[0], inv_i);
-                    let vn = rn.velocity(w[0], &va, &vb);
-                    let nn = rn.unclamped(vn).max(zero).min(inf);
-                    let en = nn.sub(rn.lambda);
-                    let rn = Row8::load(&fresh(&s.rows)[0], inv_i);
-                    rn.apply(en, &mut va, &mut vb);
-                    w[0] = w[0].add(en.mul(m));
-                    let [qn, q1, q2] = &mut s.rows;
-                    n1.store(&mut q1.lambda);
-                    n2.store(&mut q2.lambda);
-                    nn.store(&mut qn.lambda);
+                // One point `k` of both groups.
+                macro_rules! point {
+                    ($k:expr) => {{
+                        let s = &mut slots[$k];
+                        // The friction rows from the same `dV`, bounded by ±μλₙ (`pgs::solve_manifold`).
+                        let (r1, r2) = (Row8::load(&s.rows[1], inv_i), Row8::load(&s.rows[2], inv_i));
+                        let bound = friction.mul(F8::load(&s.rows[0].lambda)).max(zero);
+                        let (v1, v2) = (r1.velocity(w[1], &va, &vb), r2.velocity(w[2], &va, &vb));
+                        let n1 = r1.unclamped(v1).max(bound.neg()).min(bound);
+                        let n2 = r2.unclamped(v2).max(bound.neg()).min(bound);
+                        let (e1, e2) = (n1.sub(r1.lambda), n2.sub(r2.lambda));
+                        // The blocks again from the slot, not kept in registers (`lanes::fresh`).
+                        let rows = fresh(&s.rows);
+                        let (r1, r2) = (Row8::load(&rows[1], inv_i), Row8::load(&rows[2], inv_i));
+                        r1.apply(e1, &mut va, &mut vb);
+                        w[1] = w[1].add(e1.mul(m));
+                        r2.apply(e2, &mut va, &mut vb);
+                        w[2] = w[2].add(e2.mul(m));
+                        // The normal row (`pgs::update`, λ ∈ [0, ∞)).
+                        let rn = Row8::load(&rows[0], inv_i);
+                        let vn = rn.velocity(w[0], &va, &vb);
+                        let nn = rn.unclamped(vn).max(zero).min(inf);
+                        let en = nn.sub(rn.lambda);
+                        let rn = Row8::load(&fresh(&s.rows)[0], inv_i);
+                        rn.apply(en, &mut va, &mut vb);
+                        w[0] = w[0].add(en.mul(m));
+                        let [qn, q1, q2] = &mut s.rows;
+                        n1.store(&mut q1.lambda);
+                        n2.store(&mut q2.lambda);
+                        nn.store(&mut qn.lambda);
+                    }};
+                }
+                // The points both groups have, then (a ragged pair) the longer one's
+                // last points — in reverse on a backward sweep. Over those the shorter
+                // group's lanes run on whatever its half of the slots holds, and its
+                // state is put back afterwards: its bits are its own kernel's.
+                let (c0, c1) = (g[0].slots().len(), g[1].slots().len());
+                let (common, n) = (c0.min(c1), slots.len());
+                let short = if c0 < c1 {
+                    F8::join(Vec4::splat(-0.0), Vec4::ZERO)
+                } else {
+                    F8::join(Vec4::ZERO, Vec4::splat(-0.0))
+                };
+                let rest = |va: &mut Vel8, vb: &mut Vel8, w: &mut [F8; 3], kept: (V8, V8, [F8; 3])| {
+                    va.ang = kept.0.select(short, va.ang);
+                    vb.ang = kept.1.select(short, vb.ang);
+                    *w = [0, 1, 2].map(|k| kept.2[k].select(short, w[k]));
+                };
+                if !back {
+                    for k in 0..common {
+                        point!(k);
+                    }
+                    if common < n {
+                        let kept = (va.ang, vb.ang, w);
+                        for k in common..n {
+                            point!(k);
+                        }
+                        rest(&mut va, &mut vb, &mut w, kept);
+                    }
+                } else {
+                    if common < n {
+                        let kept = (va.ang, vb.ang, w);
+                        for k in (common..n).rev() {
+                            point!(k);
+                        }
+                        rest(&mut va, &mut vb, &mut w, kept);
+                    }
+                    for k in (0..common).rev() {
+                        point!(k);
+                    }
                 }
                 let dw = [w[0].sub(w0[0]), w[1].sub(w0[1]), w[2].sub(w0[2])];
                 let rel = dn.scale(dw[0]).add(d1.scale(dw[1])).add(d2.scale(dw[2]));
