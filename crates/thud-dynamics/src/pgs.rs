@@ -18,9 +18,9 @@
 //! point's 2×2 tangent block; the tangent rows are nearly independent, their coupling
 //! `|A₁₂| < √(A₁₁A₂₂)` always): it converges as well as one after the other (measured:
 //! `pyramid_40` drifts 5.0 mm instead of 6.2) and shortens the packed sweep's
-//! dependency chain by a third. ω is the SOR factor (1 = Gauss-Seidel); PGS converges for `0 < ω < 2` on a
-//! symmetric positive definite `A`, and the contact `A` is only semidefinite, so the
-//! iteration count bounds the work.
+//! dependency chain by a third. ω is the SOR factor (1 = Gauss-Seidel); PGS converges
+//! for `0 < ω < 2` on a symmetric positive definite `A`, and the contact `A` is only
+//! semidefinite, so the iteration count bounds the work.
 //!
 //! Warm starting: `λ` starts from last step's value for the same feature, so `dV` starts
 //! at `T·λ_warm`; a resting stack then needs a few sweeps instead of hundreds.
@@ -33,10 +33,10 @@
 //! sweep solves the joint rows first, then the contacts (joints hold the structure,
 //! contacts have the last word on penetration).
 
-use crate::jacobian::{ContactRows, Row};
-use crate::joint::rows::JointRow;
 use glam::Vec3;
 
+use crate::jacobian::{ContactRows, Row};
+use crate::joint::rows::JointRow;
 use crate::solver_body::Velocity;
 
 /// One row update on the two bodies' velocity changes; returns nothing, updates `λ`.
@@ -170,7 +170,8 @@ pub(crate) fn warm_start(points: &[ContactRows], dv: &mut [Velocity]) {
 }
 
 /// The points of one manifold in order (`backward`: last to first) — each point's
-/// friction pair (bounds `±μλₙ` of its current λₙ), then its normal row — with the manifold's linear velocity kept in its own basis.
+/// friction pair (bounds `±μλₙ` of its current λₙ), then its normal row — with the
+/// manifold's linear velocity kept in its own basis.
 ///
 /// Every point of a manifold has the same two bodies and the same three directions
 /// `d_k` (normal, tangents: an orthonormal basis), so a row's linear term
@@ -188,10 +189,9 @@ pub(crate) fn warm_start(points: &[ContactRows], dv: &mut [Velocity]) {
 /// ```
 ///
 /// In exact arithmetic this is the row update of each row with both bodies' full `dV`;
-/// in `f32` it rounds
-/// differently (the basis is orthonormal to rounding). The packed sweeps (`wide.rs`)
-/// do exactly these operations lane by lane, in this order — each row's linear work
-/// is two operations instead of twenty-two.
+/// in `f32` it rounds differently (the basis is orthonormal to rounding). The packed
+/// sweeps (`wide.rs`) do exactly these operations lane by lane, in this order — each
+/// row's linear work is two operations instead of twenty-two.
 pub(crate) fn solve_manifold(
     points: &mut [ContactRows],
     dv: &mut [Velocity],
