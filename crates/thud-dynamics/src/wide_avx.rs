@@ -3,11 +3,12 @@
 //! The packed sweep (`wide.rs`) is bound by how many instructions it issues, not by
 //! memory or by its dependency chains: a wide point (three rows in four lanes) was
 //! about 280 instructions, and neither interleaving two groups nor smaller rows made it
-//! faster (with the manifold's linear velocity in its own basis, `pgs::solve_manifold`,
-//! this kernel's loop is 154 instructions a pair of wide points). With AVX a register holds eight `f32`s, so two groups of the same level —
+//! faster. With AVX a register holds eight `f32`s, so two groups of the same level —
 //! which share no movable body, so their order does not matter — run side by side, group
 //! one in lanes 0–3 and group two in lanes 4–7: the same rows, read from their own
-//! wide points, with half the arithmetic and velocity-state instructions.
+//! wide points, with half the arithmetic and velocity-state instructions. (With the
+//! manifold's linear velocity carried in its own basis, `pgs::solve_manifold`, the
+//! kernel's loop is about 150 instructions a pair of wide points.)
 //!
 //! Every lane computes exactly the `f32` operations of `wide::solve_group` in the same
 //! order (`(x·x + y·y) + z·z` dot products, `max` and `min` with the same operand order,
@@ -15,13 +16,8 @@
 //! kernel's bits (`tests::pairs_give_the_single_kernels_bits` in `wide.rs`). Pairs are
 //! taken only for groups of isotropic bodies (their `T_ang = J_ang·c` made in the
 //! kernel, no `WideT` blocks), in Gauss-Seidel sweeps (ω = 1) on one thread;
-//! [`PairKernel::detect`] picks the kernel the CPU runs. The two groups may have
-//! different numbers of wide points (a *ragged* pair): over the longer one's last
-//! points the shorter one's lanes run on whatever its half of those slots holds, and
-//! its velocity state is put back afterwards with a blend, so its bits are its own
-//! kernel's. A lone group costs about twice a paired one per point (its four-lane
-//! loop and its gathers for half the lanes); before ragged pairs `pile_1000`, whose
-//! manifolds have 1–4 points, ran 182 of its 590 groups alone, now 10.
+//! [`PairKernel::detect`] picks the kernel the CPU runs.
+//!
 //! The two groups share their rows' slots (`wide::WideSlot`, one group in each half of
 //! every field), so each field of the eight lanes is one 32-byte load: joining two
 //! 16-byte halves from two wide points cost 27 extra instructions a pair of wide points
@@ -30,6 +26,15 @@
 //! loaded side by side and one 8-lane transpose makes both groups' lanes
 //! (`gather8!`, `scatter8!`), 4.6 % fewer instructions in the kernel than a transpose
 //! per group and a join.
+//!
+//! The two groups may have different numbers of wide points (a *ragged* pair): over
+//! the longer one's last points the shorter one's lanes run on whatever its half of
+//! those slots holds, and its velocity state is put back afterwards with a blend, so
+//! its bits are its own kernel's. A lone group costs about twice a paired one per point
+//! (its four-lane loop, and gathers for half the lanes); before ragged pairs
+//! `pile_1000`, whose manifolds have one to four points, ran 182 of its 590 groups
+//! alone, now 10.
+//!
 //! [`PairKernel::run`] compiles other passes (the serial sweep around the pairs, the row
 //! build, the substep refresh) for the same instruction set: the same operations with
 //! three-operand encodings and, with AVX-512, 32 registers.
