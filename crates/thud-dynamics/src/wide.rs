@@ -10,7 +10,7 @@
 //!
 //! | array | what | bytes |
 //! |---|---|---|
-//! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b`, μ, isotropic `I⁻¹` of a and b, the rows' three directions (normal, tangents), range of wide points, of slots (and its half) and of `T` blocks | 288 |
+//! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b` and each one's share of their sum, μ, isotropic `I⁻¹` of a and b, the rows' three directions (normal, tangents), range of wide points, of slots (and its half) and of `T` blocks | 320 |
 //! | `slots` | [`WideSlot`]: the rows of two groups' wide points side by side, field by field. A wide point ([`WidePoint`], one half of a slot) is the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J_ang,a, J_ang,b, b̃, λ, 1/D` × 4 lanes — all a velocity sweep reads; the linear block is the group's direction, `J̃·dV` is `(J·dV)·(1/D)` and, for isotropic bodies, `T_ang = J_ang·c` is made in the sweep | 432 per 4 points (a slot is 864) |
 //! | `loc` | the slot and half of each wide point (`2·slot + half`) | 4 per 4 points |
 //! | `t` | [`WideT`]: the `T_ang` blocks of the wide points of groups with a body that is not isotropic (none in the standard scenes) | 288 per 4 points |
@@ -390,6 +390,11 @@ pub(crate) struct Group {
     pub b: [u32; 4],
     pub inv_mass_a: Vec4,
     pub inv_mass_b: Vec4,
+    /// Each body's share of a change in the lanes' relative linear velocity
+    /// ([`shares`] of the inverse masses), set with the rows (`wide_build::build_group`)
+    /// so the sweeps do not divide.
+    pub share_a: Vec4,
+    pub share_b: Vec4,
     friction: Vec4,
     /// The lanes' row directions: the manifold's normal and its two tangents
     /// (`wide_build::tangents`, the rows' own), `Y` and its tangents in an empty lane.
@@ -846,9 +851,8 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
     }
     let dw = [w[0] - w0[0], w[1] - w0[1], w[2] - w0[2]];
     let rel = (*dn * dw[0] + *d1 * dw[1]) + *d2 * dw[2];
-    let (fa, fb) = shares(ima, imb);
-    va.lin -= rel * fa;
-    vb.lin += rel * fb;
+    va.lin -= rel * g.share_a;
+    vb.lin += rel * g.share_b;
     scatter(dv, g.a, g.movable, &va);
     scatter(dv, g.b, g.movable >> 4, &vb);
 }
@@ -1572,7 +1576,7 @@ const _: () = assert!(std::mem::size_of::<WideRow>() == 144);
 const _: () = assert!(std::mem::size_of::<WidePoint>() == 432);
 const _: () = assert!(std::mem::size_of::<WideSlot>() == 864);
 const _: () = assert!(std::mem::size_of::<WideT>() == 288);
-const _: () = assert!(std::mem::size_of::<Group>() == 288);
+const _: () = assert!(std::mem::size_of::<Group>() == 320);
 
 #[cfg(test)]
 mod tests {

@@ -177,7 +177,7 @@ mod kernel {
 
     use crate::lanes::{V3, fresh};
     use crate::solver_body::Velocity;
-    use crate::wide::{Group, SlotRow, WideSlot, shares};
+    use crate::wide::{Group, SlotRow, WideSlot};
 
     /// `self ∘ o` in every lane, one intrinsic per method.
     macro_rules! lane_ops {
@@ -577,10 +577,8 @@ mod kernel {
                 }
                 let dw = [w[0].sub(w0[0]), w[1].sub(w0[1]), w[2].sub(w0[2])];
                 let rel = dn.scale(dw[0]).add(d1.scale(dw[1])).add(d2.scale(dw[2]));
-                let (fa0, fb0) = shares(g[0].inv_mass_a, g[0].inv_mass_b);
-                let (fa1, fb1) = shares(g[1].inv_mass_a, g[1].inv_mass_b);
-                va.lin = va.lin.sub(rel.scale(F8::join(fa0, fa1)));
-                vb.lin = vb.lin.add(rel.scale(F8::join(fb0, fb1)));
+                va.lin = va.lin.sub(rel.scale(F8::join(g[0].share_a, g[1].share_a)));
+                vb.lin = vb.lin.add(rel.scale(F8::join(g[0].share_b, g[1].share_b)));
                 let movable = [g[0].movable(), g[1].movable()];
                 scatter8!(&mut *dv, [g[0].a, g[1].a], movable, &va);
                 scatter8!(&mut *dv, [g[0].b, g[1].b], movable.map(|m| m >> 4), &vb);

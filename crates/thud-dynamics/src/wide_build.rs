@@ -161,6 +161,7 @@ pub(crate) fn build_group(
     s: &BuildParams,
 ) {
     let gb = GroupBodies::gather(g, bodies);
+    (g.share_a, g.share_b) = crate::wide::shares(g.inv_mass_a, g.inv_mass_b);
     let (inv_dt, erp, slop) = (
         Vec4::splat(s.inv_dt),
         Vec4::splat(s.erp),
