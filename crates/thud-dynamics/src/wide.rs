@@ -56,7 +56,10 @@
 //! `unpack` copies λ into them where those read them, and `refresh` takes back what
 //! they changed; `refresh` also rebuilds the lanes' `b̃` between solve substeps. On a
 //! pool of several threads the sweeps run in `parallel.rs`, in the per-body
-//! dependencies of this serial order, with the same answer to the bit.
+//! dependencies of this serial order, with the same answer to the bit. On one thread a
+//! solve's sweeps run as a wavefront over tiles of units (`wavefront_sweeps`): the next
+//! sweep follows a few tiles behind the last one, in the same per-body order, so a
+//! tile's rows serve every sweep while they are in cache.
 
 use glam::{BVec4A, Mat3, Vec3, Vec4};
 
@@ -536,7 +539,19 @@ pub(crate) struct WideContacts {
     pairs: PairKernel,
     /// A kernel to use instead of the CPU's best (for the tests that compare them).
     pair_kernel: Option<PairKernel>,
+    /// The wavefront order of a serial solve ([`WideContacts::solve`]): for each tile
+    /// of [`TILE`] units, the last tile whose units share a movable body with it.
+    reach: Vec<u32>,
+    /// Scratch of the wavefront: the last unit touching each body; tiles done per sweep.
+    last_unit: Vec<u32>,
+    done: Vec<u32>,
+    /// Sweep in plain order, one sweep after the other (tests compare the two).
+    no_wavefront: bool,
 }
+
+/// Units per tile of the wavefront order: a few dozen manifolds, whose rows stay in the
+/// core's cache from one sweep to the next.
+const TILE: usize = 8;
 
 /// Lay out the groups' rows in slots and return how many there are. With `share`, in
 /// sweep order (`units`), the two groups of a unit in the two halves of the same slots,
@@ -1108,6 +1123,7 @@ impl WideContacts {
                 self.pairs.pairs(),
                 &mut self.taken,
             );
+            self.plan_wavefront();
         }
         // Pairs share slots when nothing splits the groups over threads: not the
         // multi-threaded sweeps (a schedule, below) nor the pool's per-group passes.
@@ -1237,7 +1253,7 @@ impl WideContacts {
         omega: f32,
         w: R,
         back: bool,
-        mut last: Option<&mut LastSweep<'_>>,
+        last: Option<&mut LastSweep<'_>>,
     ) {
         if !back {
             pgs::sweep_joints(joints, dv, false);
@@ -1251,51 +1267,7 @@ impl WideContacts {
         // The whole sweep compiled for the CPU's vector instructions (`PairKernel::run`).
         kernel.run(
             #[inline(always)]
-            || {
-                let n = self.units.len();
-                for u in 0..n {
-                    let [g0, g1] = self.units[if back { n - 1 - u } else { u }];
-                    let g = &self.groups[g0 as usize];
-                    let h = self.groups.get(g1 as usize);
-                    match h {
-                        Some(h) if pairs && self.shared => {
-                            let n = g.slots().len().max(h.slots().len());
-                            let first = g.slots().start;
-                            kernel.solve([g, h], &mut self.slots[first..first + n], dv, back);
-                        }
-                        _ => {
-                            let t = &self.t[g.t_range()];
-                            solve_group(g, &mut self.slots[g.slots()], t, dv, w, back);
-                            if let Some(h) = h {
-                                let t = &self.t[h.t_range()];
-                                solve_group(h, &mut self.slots[h.slots()], t, dv, w, back);
-                            }
-                        }
-                    }
-                    if let Some(last) = last.as_deref_mut() {
-                        for g in std::iter::once(g).chain(h) {
-                            let (r, t) = (g.range(), &self.t[g.t_range()]);
-                            let slots = &self.slots[g.slots()];
-                            if let Some(pseudo) = last.split.as_deref_mut() {
-                                let (side, lambda) =
-                                    (&self.side[r.clone()], &mut self.split_lambda[r.clone()]);
-                                split_group(g, slots, t, side, lambda, pseudo);
-                            }
-                            if last.sum {
-                                let sums = &mut self.impulse[r.clone()];
-                                for (sum, slot) in sums.iter_mut().zip(slots) {
-                                    for (s, l) in sum.iter_mut().zip(slot.lambdas(g.half())) {
-                                        *s += l;
-                                    }
-                                }
-                                if let Some(wb) = last.write.as_mut() {
-                                    write_lanes(slots, g.half(), sums, &self.lanes[r], wb);
-                                }
-                            }
-                        }
-                    }
-                }
-            },
+            || self.run_units(0..self.units.len(), dv, w, pairs, back, last),
         );
         if !back {
             self.overflow(store, dv, omega, false);
@@ -1303,6 +1275,65 @@ impl WideContacts {
             pgs::sweep_joints(joints, dv, true);
         }
         dv[0] = Velocity::ZERO;
+    }
+
+    /// The units `range` of a sweep, forward or (`back`) backward: each group's velocity
+    /// update (two groups as one where `pairs`), then with `last` the work that rides
+    /// along the solve's last sweep.
+    #[inline(always)]
+    fn run_units<R: Relax>(
+        &mut self,
+        range: std::ops::Range<usize>,
+        dv: &mut [Velocity],
+        w: R,
+        pairs: bool,
+        back: bool,
+        mut last: Option<&mut LastSweep<'_>>,
+    ) {
+        let kernel = self.pairs;
+        let (first, n) = (range.start, range.len());
+        for i in 0..n {
+            let [g0, g1] = self.units[if back { first + n - 1 - i } else { first + i }];
+            let g = &self.groups[g0 as usize];
+            let h = self.groups.get(g1 as usize);
+            match h {
+                Some(h) if pairs && self.shared => {
+                    let n = g.slots().len().max(h.slots().len());
+                    let first = g.slots().start;
+                    kernel.solve([g, h], &mut self.slots[first..first + n], dv, back);
+                }
+                _ => {
+                    let t = &self.t[g.t_range()];
+                    solve_group(g, &mut self.slots[g.slots()], t, dv, w, back);
+                    if let Some(h) = h {
+                        let t = &self.t[h.t_range()];
+                        solve_group(h, &mut self.slots[h.slots()], t, dv, w, back);
+                    }
+                }
+            }
+            if let Some(last) = last.as_deref_mut() {
+                for g in std::iter::once(g).chain(h) {
+                    let (r, t) = (g.range(), &self.t[g.t_range()]);
+                    let slots = &self.slots[g.slots()];
+                    if let Some(pseudo) = last.split.as_deref_mut() {
+                        let (side, lambda) =
+                            (&self.side[r.clone()], &mut self.split_lambda[r.clone()]);
+                        split_group(g, slots, t, side, lambda, pseudo);
+                    }
+                    if last.sum {
+                        let sums = &mut self.impulse[r.clone()];
+                        for (sum, slot) in sums.iter_mut().zip(slots) {
+                            for (s, l) in sum.iter_mut().zip(slot.lambdas(g.half())) {
+                                *s += l;
+                            }
+                        }
+                        if let Some(wb) = last.write.as_mut() {
+                            write_lanes(slots, g.half(), sums, &self.lanes[r], wb);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     fn overflow(&self, store: &mut ContactStore, dv: &mut [Velocity], omega: f32, back: bool) {
@@ -1339,9 +1370,101 @@ impl WideContacts {
             dv[0] = Velocity::ZERO;
             return;
         }
+        if iterations > 1 && !symmetric && joints.is_empty() && self.wavefront() {
+            if omega == 1.0 {
+                self.wavefront_sweeps(dv, iterations, omega, GaussSeidel, last);
+            } else {
+                let w = Sor(Vec4::splat(omega));
+                self.wavefront_sweeps(dv, iterations, omega, w, last);
+            }
+            dv[0] = Velocity::ZERO;
+            return;
+        }
         for k in 0..iterations {
             let tail = Some(&mut last).filter(|_| k + 1 == iterations);
             self.sweep(store, joints, dv, omega, symmetric && k % 2 == 1, tail);
+        }
+    }
+
+    /// Whether the serial sweeps may run in the wavefront order: no overflow set (its
+    /// scalar rows run after the colours in each sweep), and tiles ([`plan_wavefront`]).
+    fn wavefront(&self) -> bool {
+        !self.no_wavefront && self.coloring.overflow.is_empty() && !self.reach.is_empty()
+    }
+
+    /// `iterations` forward sweeps over the units in the wavefront order: each sweep
+    /// runs tile after tile as the plain order does, but sweep `s` starts on a tile as
+    /// soon as sweep `s − 1` has run every tile that shares a movable body with it
+    /// (`reach`), so a few tiles' rows are used by all the sweeps while they are in
+    /// the core's cache instead of streaming every row from memory once a sweep. Every
+    /// body meets the same updates in the same order as in the plain order — sweep by
+    /// sweep, and within a sweep unit by unit — so the bits are the same.
+    fn wavefront_sweeps<R: Relax>(
+        &mut self,
+        dv: &mut [Velocity],
+        iterations: u32,
+        omega: f32,
+        w: R,
+        mut last: LastSweep<'_>,
+    ) {
+        let (kernel, n) = (self.pairs, iterations as usize);
+        let pairs = kernel.pairs() && omega == 1.0;
+        let tiles = self.reach.len();
+        self.done.clear();
+        self.done.resize(n, 0);
+        kernel.run(
+            #[inline(always)]
+            || {
+                while (self.done[n - 1] as usize) < tiles {
+                    for s in 0..n {
+                        // Sweep 0 one tile at a time, so the later sweeps follow closely.
+                        let mut budget = if s == 0 { 1 } else { tiles };
+                        while budget > 0 && (self.done[s] as usize) < tiles {
+                            let t = self.done[s] as usize;
+                            let ready = s == 0
+                                || self.done[s - 1] as usize == tiles
+                                || (self.reach[t] as usize) < self.done[s - 1] as usize;
+                            if !ready {
+                                break;
+                            }
+                            let tail = Some(&mut last).filter(|_| s + 1 == n);
+                            let units = t * TILE..((t + 1) * TILE).min(self.units.len());
+                            self.run_units(units, dv, w, pairs, false, tail);
+                            self.done[s] += 1;
+                            budget -= 1;
+                        }
+                    }
+                }
+            },
+        );
+    }
+
+    /// The wavefront's tiles: `reach` of each tile of [`TILE`] units in sweep order.
+    fn plan_wavefront(&mut self) {
+        self.reach.clear();
+        let bodies = self
+            .groups
+            .iter()
+            .flat_map(|g| g.movable_bodies())
+            .max()
+            .map_or(0, |b| b as usize + 1);
+        self.last_unit.clear();
+        self.last_unit.resize(bodies, 0);
+        for (u, unit) in self.units.iter().enumerate() {
+            for &g in unit.iter().filter(|&&g| g != u32::MAX) {
+                for b in self.groups[g as usize].movable_bodies() {
+                    self.last_unit[b as usize] = u as u32;
+                }
+            }
+        }
+        for (t, tile) in self.units.chunks(TILE).enumerate() {
+            let mut reach = t as u32;
+            for &g in tile.iter().flatten().filter(|&&g| g != u32::MAX) {
+                for b in self.groups[g as usize].movable_bodies() {
+                    reach = reach.max(self.last_unit[b as usize] / TILE as u32);
+                }
+            }
+            self.reach.push(reach);
         }
     }
 
@@ -1683,6 +1806,57 @@ mod tests {
             assert!(ragged > 0, "no pair of groups of different lengths");
             assert_eq!(paired, single, "{kernel:?}");
         }
+    }
+
+    #[test]
+    fn the_wavefront_order_gives_the_plain_orders_bits() {
+        // Stacks forty high: several tiles, each waiting for the next one's first sweep.
+        // Gauss-Seidel sweeps with the last one carrying the split pass and the sums,
+        // then over-relaxed ones, in the wavefront order and one sweep after the other.
+        let run = |plain: bool| {
+            let (mut bodies, mut store) = crate::parallel::tests::stacks(9, 40);
+            let mut wide = WideContacts {
+                no_wavefront: plain,
+                ..WideContacts::default()
+            };
+            let params = BuildParams::for_tests(1.0 / 60.0);
+            wide.pack(&store, &bodies, SweepOrder::Sequential, 3, &params, None);
+            let tiles = wide.reach.len();
+            let early = wide
+                .reach
+                .iter()
+                .filter(|&&r| (r as usize) + 1 < tiles)
+                .count();
+            wide.warm_start(&mut bodies.dv);
+            let last = LastSweep {
+                split: Some(&mut bodies.pseudo[..]),
+                sum: true,
+                write: None,
+            };
+            wide.solve(&mut store, &mut [], &mut bodies.dv, 3, 1.0, false, last);
+            let default = LastSweep::default();
+            wide.solve(&mut store, &mut [], &mut bodies.dv, 4, 1.3, false, default);
+            let mut bits =
+                crate::solver_body::velocity_bits(bodies.dv.iter().chain(&bodies.pseudo));
+            for w in 0..wide.lanes.len() {
+                let (slot, h) = wide.slot_of(w);
+                bits.extend(
+                    slot.lambdas(h)
+                        .iter()
+                        .flat_map(|l| l.to_array().map(f32::to_bits)),
+                );
+            }
+            for v in wide.impulse.iter().flatten().chain(&wide.split_lambda) {
+                bits.extend(v.to_array().map(f32::to_bits));
+            }
+            (bits, tiles, early)
+        };
+        let (plain, _, _) = run(true);
+        let (wave, tiles, early) = run(false);
+        assert!(tiles > 3, "{tiles} tiles");
+        assert!(early > 0, "no tile lets the next sweep start early");
+        assert!(plain.iter().any(|&b| f32::from_bits(b) > 0.1));
+        assert_eq!(wave, plain);
     }
 
     /// Two boxes side by side on the ground, each with four corner contacts, and a
