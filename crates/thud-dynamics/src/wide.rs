@@ -1772,19 +1772,7 @@ mod tests {
             wide.solve(&mut store, &mut [], &mut bodies.dv, 3, 1.0, false, last);
             let mut joints = crate::joint::rows::JointRows::default();
             wide.split_solve(&mut store, &mut joints, &mut bodies.pseudo, 2, true);
-            let mut bits =
-                crate::solver_body::velocity_bits(bodies.dv.iter().chain(&bodies.pseudo));
-            for w in 0..wide.lanes.len() {
-                let (slot, h) = wide.slot_of(w);
-                bits.extend(
-                    slot.lambdas(h)
-                        .iter()
-                        .flat_map(|l| l.to_array().map(f32::to_bits)),
-                );
-            }
-            for v in wide.impulse.iter().flatten().chain(&wide.split_lambda) {
-                bits.extend(v.to_array().map(f32::to_bits));
-            }
+            let bits = state_bits(&wide, &bodies);
             (bits, units)
         };
         let (single, (units, _, _)) = run(PairKernel::none());
@@ -1806,6 +1794,24 @@ mod tests {
             assert!(ragged > 0, "no pair of groups of different lengths");
             assert_eq!(paired, single, "{kernel:?}");
         }
+    }
+
+    /// Every bit a solve leaves: the bodies' `dV` and pseudo-velocities, each wide
+    /// point's λ, the summed impulses and the split pass's λ.
+    fn state_bits(wide: &WideContacts, bodies: &SolverBodies) -> Vec<u32> {
+        let mut bits = crate::solver_body::velocity_bits(bodies.dv.iter().chain(&bodies.pseudo));
+        for w in 0..wide.lanes.len() {
+            let (slot, h) = wide.slot_of(w);
+            bits.extend(
+                slot.lambdas(h)
+                    .iter()
+                    .flat_map(|l| l.to_array().map(f32::to_bits)),
+            );
+        }
+        for v in wide.impulse.iter().flatten().chain(&wide.split_lambda) {
+            bits.extend(v.to_array().map(f32::to_bits));
+        }
+        bits
     }
 
     #[test]
@@ -1836,19 +1842,7 @@ mod tests {
             wide.solve(&mut store, &mut [], &mut bodies.dv, 3, 1.0, false, last);
             let default = LastSweep::default();
             wide.solve(&mut store, &mut [], &mut bodies.dv, 4, 1.3, false, default);
-            let mut bits =
-                crate::solver_body::velocity_bits(bodies.dv.iter().chain(&bodies.pseudo));
-            for w in 0..wide.lanes.len() {
-                let (slot, h) = wide.slot_of(w);
-                bits.extend(
-                    slot.lambdas(h)
-                        .iter()
-                        .flat_map(|l| l.to_array().map(f32::to_bits)),
-                );
-            }
-            for v in wide.impulse.iter().flatten().chain(&wide.split_lambda) {
-                bits.extend(v.to_array().map(f32::to_bits));
-            }
+            let bits = state_bits(&wide, &bodies);
             (bits, tiles, early)
         };
         let (plain, _, _) = run(true);
