@@ -28,6 +28,9 @@ fn main() {
     if let Some(v) = env("THUD_SPLIT_ITER") {
         s.split_iterations = v;
     }
+    if let Some(v) = env("THUD_SOLVE_SUBSTEPS") {
+        s.solve_substeps = v;
+    }
     if let Some(v) = env("THUD_SUBSTEPS") {
         s.substeps = v;
     }

@@ -88,35 +88,30 @@ pub(crate) fn cuboid_cuboid(
             jb = j;
         }
     }
-    // Edge pairs.
+    // Edge pairs, from the entries of `R` (see the module docs): for `L = eᵢ × R_j`,
+    // `L·e_u = −R_vj`, `L·e_v = R_uj` and `L·R_k = ±R_im` (`m` the third index), so
+    // the gap times `|L|` costs a few products; `L` is normalized for the best axis only.
     let mut sep_e = f32::MIN;
-    let mut edge = (0usize, 0usize, Vec3::ZERO);
-    let axes = [Vec3::X, Vec3::Y, Vec3::Z];
-    for (i, ei) in axes.iter().enumerate() {
-        for (j, cj) in rc.iter().enumerate() {
-            let n = ei.cross(*cj);
-            let len = n.length();
-            if len < 1e-3 {
+    let mut best = None;
+    for i in 0..3 {
+        for j in 0..3 {
+            let Some(s) = edge_gap(i, j, &rc, &abs, t, ha, hb) else {
                 continue;
-            }
-            let n = n / len;
-            let s = t.dot(n).abs()
-                - n.abs().dot(ha)
-                - (n.dot(rc[0]).abs() * hb.x
-                    + n.dot(rc[1]).abs() * hb.y
-                    + n.dot(rc[2]).abs() * hb.z);
+            };
             if s > margin {
                 return None;
             }
             if s > sep_e {
                 sep_e = s;
-                edge = (i, j, n);
+                best = Some((i, j));
             }
         }
     }
 
     let face_max = sep_a.max(sep_b);
-    if sep_e > face_max + EDGE_TOL {
+    if let Some((i, j)) = best.filter(|_| sep_e > face_max + EDGE_TOL) {
+        let n = [Vec3::X, Vec3::Y, Vec3::Z][i].cross(rc[j]);
+        let edge = (i, j, n / n.length());
         return Some(edge_contact(ha, hb, pose_a, pose_b, &r, t, edge));
     }
     if sep_b > sep_a + FACE_TOL {
@@ -132,6 +127,40 @@ pub(crate) fn cuboid_cuboid(
             ha, hb, &r, t, ia, margin, pose_a, pose_b, false,
         ))
     }
+}
+
+/// The gap `s(L)` along the unit edge axis `L = eᵢ × R_j / |eᵢ × R_j|` of A's edge
+/// direction `i` and B's `j` (`rc` the columns of `R`, `abs` their absolute values),
+/// or `None` where the edges are nearly parallel (`|eᵢ × R_j| < 10⁻³`).
+///
+/// With `(u, v)` the two indices after `i` and `(p, q)` the two after `j`, the
+/// components of `eᵢ × R_j` are `L_u = −R_vj`, `L_v = R_uj` (and `L_i = 0`), and for
+/// a rotation `(eᵢ × R_j)·R_p = eᵢ·(R_j × R_p) = R_iq`, `(eᵢ × R_j)·R_q = −R_ip`. So
+///
+/// `|L|·s = |t_v R_uj − t_u R_vj| − (h_a,u |R_vj| + h_a,v |R_uj|) − (h_b,p |R_iq| + h_b,q |R_ip|)`:
+/// a few products from `R`'s entries instead of a normalized axis dotted with
+/// both boxes' axes.
+#[inline(always)]
+fn edge_gap(
+    i: usize,
+    j: usize,
+    rc: &[Vec3; 3],
+    abs: &[Vec3; 3],
+    t: Vec3,
+    ha: Vec3,
+    hb: Vec3,
+) -> Option<f32> {
+    let (u, v) = ((i + 1) % 3, (i + 2) % 3);
+    let (p, q) = ((j + 1) % 3, (j + 2) % 3);
+    let c = rc[j];
+    let len = (c[u] * c[u] + c[v] * c[v]).sqrt();
+    if len < 1e-3 {
+        return None;
+    }
+    let s = (t[v] * c[u] - t[u] * c[v]).abs()
+        - (ha[u] * abs[j][v] + ha[v] * abs[j][u])
+        - (hb[p] * abs[q][i] + hb[q] * abs[p][i]);
+    Some(s / len)
 }
 
 /// Face contact with reference box `hr` (frame of `ref_pose`) and incident box `hi`
@@ -284,4 +313,65 @@ fn edge_contact(
         id,
     );
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Quat;
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// The gap along an edge axis as the separating-axis theorem states it: the
+    /// normalized axis dotted with the offset and with every half-extent vector.
+    fn gap_by_definition(i: usize, j: usize, rc: &[Vec3; 3], t: Vec3, ha: Vec3, hb: Vec3) -> f32 {
+        let n = [Vec3::X, Vec3::Y, Vec3::Z][i].cross(rc[j]);
+        let n = n / n.length();
+        t.dot(n).abs()
+            - n.abs().dot(ha)
+            - (n.dot(rc[0]).abs() * hb.x + n.dot(rc[1]).abs() * hb.y + n.dot(rc[2]).abs() * hb.z)
+    }
+
+    proptest! {
+        #[test]
+        fn edge_gaps_from_the_entries_of_r_match_the_definition(
+            q in (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0),
+            t in (-3.0f32..3.0, -3.0f32..3.0, -3.0f32..3.0),
+            ha in (0.05f32..2.0, 0.05f32..2.0, 0.05f32..2.0),
+            hb in (0.05f32..2.0, 0.05f32..2.0, 0.05f32..2.0),
+        ) {
+            let q = Quat::from_xyzw(q.0, q.1, q.2, q.3);
+            prop_assume!(q.length() > 0.1);
+            let r = Mat3::from_quat(q.normalize());
+            let rc = [r.x_axis, r.y_axis, r.z_axis];
+            let abs = rc.map(Vec3::abs);
+            let (t, ha, hb) = (Vec3::from(t), Vec3::from(ha), Vec3::from(hb));
+            for i in 0..3 {
+                for j in 0..3 {
+                    let Some(s) = edge_gap(i, j, &rc, &abs, t, ha, hb) else {
+                        continue;
+                    };
+                    let d = gap_by_definition(i, j, &rc, t, ha, hb);
+                    let scale = 1.0 + t.length() + ha.length() + hb.length();
+                    prop_assert!((s - d).abs() <= 1e-4 * scale, "axis {i}×{j}: {s} against {d}");
+                }
+            }
+        }
+    }
+
+    /// Two boxes crossed edge to edge touch along the edges' common normal.
+    #[test]
+    fn crossed_boxes_meet_edge_to_edge() {
+        let h = Vec3::splat(0.5);
+        let quarter = std::f32::consts::FRAC_PI_4;
+        let a = Pose::new(Vec3::ZERO, Quat::from_rotation_x(quarter));
+        let b = Pose::new(
+            Vec3::new(0.0, 2.0f32.sqrt() - 0.01, 0.0),
+            Quat::from_rotation_z(quarter),
+        );
+        let m = cuboid_cuboid(h, &a, h, &b, 0.02).expect("the edges overlap by 1 cm");
+        assert_eq!(m.points.len(), 1);
+        assert!((m.normal - Vec3::Y).length() < 1e-4, "normal {}", m.normal);
+        assert!((m.points[0].separation + 0.01).abs() < 1e-4);
+    }
 }
