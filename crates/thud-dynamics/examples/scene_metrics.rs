@@ -3,7 +3,8 @@
 //! `cargo run --release -p thud-dynamics --example scene_metrics -- tower_20 pyramid_20`
 //! Settings overrides through the environment: `THUD_ITER`, `THUD_ERP`, `THUD_SLOP`,
 //! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_SPLIT_EVERY` (0/1), `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
-//! `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_EXACT_TOL`, `THUD_STEPS`.
+//! `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_EXACT_TOL`, `THUD_MIN_PAIRS`
+//! (`Settings::parallel_min_pairs`), `THUD_STEPS`.
 
 mod support;
 
@@ -59,6 +60,9 @@ fn main() {
     }
     if let Some(v) = env("THUD_OMEGA") {
         s.omega = v;
+    }
+    if let Some(v) = env("THUD_MIN_PAIRS") {
+        s.parallel_min_pairs = v;
     }
     if let Some(v) = env("THUD_WARM") {
         s.warm_start = v;
