@@ -65,7 +65,7 @@ use glam::{BVec4A, Mat3, Vec3, Vec4};
 
 use crate::color::Coloring;
 use crate::contact::{ContactStore, each_point};
-use crate::jacobian::{BuildParams, ContactRows, Row};
+use crate::jacobian::{BuildParams, ContactRows, PointInput, Row};
 use crate::lanes::{V3, fresh, transpose};
 use crate::parallel::{self, Schedule};
 use crate::pgs;
@@ -1153,16 +1153,32 @@ impl WideContacts {
                 self.pairs.run(
                     #[inline(always)]
                     || {
-                        for g in &mut self.groups {
-                            let (r, inputs) = (g.range(), &store.inputs);
-                            let rows = wide_build::GroupRows {
-                                slots: &mut self.slots[g.slots()],
-                                t: &mut self.t[g.t_range()],
-                                side: &mut self.side[r.clone()],
-                                lanes: &self.lanes[r],
-                            };
-                            wide_build::build_group(g, rows, inputs, bodies, params);
-                            warm_group(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
+                        // In the sweep order (`units`), which meets every body's groups
+                        // in group order, so the warm sums keep their bits; two groups
+                        // that share their slots and length at a time in eight lanes.
+                        for u in 0..self.units.len() {
+                            let [g0, g1] = self.units[u].map(|g| g as usize);
+                            if self.build_pair([g0, g1], &store.inputs, bodies, params) {
+                                for g in [g0, g1] {
+                                    let g = &self.groups[g];
+                                    warm_group(g, &self.slots[g.slots()], &[], dv);
+                                }
+                                continue;
+                            }
+                            for gi in [g0, g1] {
+                                let Some(g) = self.groups.get_mut(gi) else {
+                                    continue;
+                                };
+                                let (r, inputs) = (g.range(), &store.inputs);
+                                let rows = wide_build::GroupRows {
+                                    slots: &mut self.slots[g.slots()],
+                                    t: &mut self.t[g.t_range()],
+                                    side: &mut self.side[r.clone()],
+                                    lanes: &self.lanes[r],
+                                };
+                                wide_build::build_group(g, rows, inputs, bodies, params);
+                                warm_group(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
+                            }
                         }
                     },
                 );
@@ -1193,6 +1209,48 @@ impl WideContacts {
                 .build(&self.groups, bodies.len(), rayon::current_num_threads());
         }
         warmed
+    }
+
+    /// The rows of the groups `g` where they can be built as one eight-lane kernel
+    /// ([`PairKernel::build`]): a pair of groups of isotropic bodies sharing their
+    /// slots, with as many wide points each. Returns whether it built them.
+    fn build_pair(
+        &mut self,
+        [g0, g1]: [usize; 2],
+        inputs: &[PointInput],
+        bodies: &SolverBodies,
+        params: &BuildParams,
+    ) -> bool {
+        let (Some(a), Some(b)) = (self.groups.get(g0), self.groups.get(g1)) else {
+            return false;
+        };
+        if !self.shared || a.count != b.count || a.t_blocks || b.t_blocks || a.slots() != b.slots()
+        {
+            return false;
+        }
+        let (ra, rb) = (a.range(), b.range());
+        for (g, r) in [(g0, &ra), (g1, &rb)] {
+            let first = self.lanes.get(r.start).filter(|_| !r.is_empty());
+            wide_build::prepare_group(&mut self.groups[g], first, inputs);
+        }
+        // The two groups' side data: disjoint ranges of one buffer.
+        let (lo, hi) = if ra.start < rb.start {
+            (&ra, &rb)
+        } else {
+            (&rb, &ra)
+        };
+        let (head, tail) = self.side.split_at_mut(hi.start);
+        let (s_lo, s_hi) = (&mut head[lo.clone()], &mut tail[..hi.len()]);
+        let side = if ra.start < rb.start {
+            [s_lo, s_hi]
+        } else {
+            [s_hi, s_lo]
+        };
+        let (a, b) = (&self.groups[g0], &self.groups[g1]);
+        let lanes = [&self.lanes[ra.clone()], &self.lanes[rb.clone()]];
+        let slots = &mut self.slots[a.slots()];
+        self.pairs
+            .build([a, b], slots, side, lanes, inputs, bodies, params)
     }
 
     /// The groups, and all their rows (for `wide_build::each_group`).
@@ -1792,6 +1850,72 @@ mod tests {
             );
             assert!(across > 0, "no pair across two levels");
             assert!(ragged > 0, "no pair of groups of different lengths");
+            assert_eq!(paired, single, "{kernel:?}");
+        }
+    }
+
+    #[test]
+    fn the_eight_lane_build_gives_the_four_lane_bits() {
+        // Stacks with manifolds of three and four points (pairs of groups of the same
+        // length, built eight lanes at a time, and ragged ones, built group by group),
+        // tilted normals, spinning bodies, warm impulses and open and penetrating
+        // points: every row, the side data, the groups' directions and shares, and the
+        // warm start's `dV`, with and without the eight-lane kernels.
+        let run = |kernel: PairKernel| {
+            let (mut bodies, mut store) = crate::parallel::tests::stacks(9, 12);
+            for (i, p) in store.inputs.iter_mut().enumerate() {
+                let t = i as f32;
+                p.normal =
+                    Vec3::new(0.05 * (0.7 * t).sin(), 1.0, 0.04 * (1.3 * t).cos()).normalize();
+                p.point += Vec3::new(0.01 * (0.9 * t).cos(), 0.0, 0.02 * (0.3 * t).sin());
+                p.separation = 0.004 * (1.1 * t).sin();
+                p.warm = [0.5 + 0.1 * (0.2 * t).cos(), 0.03 * t.sin(), -0.02 * t.cos()];
+            }
+            for (i, v) in bodies.vnc.iter_mut().enumerate().skip(1) {
+                let t = i as f32;
+                v.lin = Vec3::new(0.1 * (0.3 * t).cos(), -0.2, 0.05 * t.sin());
+                v.ang = Vec3::new(0.3 * (0.5 * t).sin(), 0.2 * (0.8 * t).cos(), -0.1 * t.sin());
+            }
+            let mut wide = WideContacts {
+                pair_kernel: Some(kernel),
+                ..WideContacts::default()
+            };
+            let params = BuildParams::for_tests(1.0 / 60.0);
+            let mut dv = bodies.dv.clone();
+            let order = SweepOrder::Sequential;
+            let warmed = wide.pack(&store, &bodies, order, 3, &params, Some(&mut dv));
+            assert!(warmed);
+            let mut bits = crate::solver_body::velocity_bits(dv.iter());
+            let mut put = |v: Vec4| bits.extend(v.to_array().map(f32::to_bits));
+            for w in 0..wide.lanes.len() {
+                let (slot, h) = wide.slot_of(w);
+                for r in slot.point(h).rows {
+                    for v in [r.ang_a, r.ang_b] {
+                        [v.x, v.y, v.z].into_iter().for_each(&mut put);
+                    }
+                    [r.b, r.lambda, r.inv_d].into_iter().for_each(&mut put);
+                }
+                let side = &wide.side[w];
+                [side.split_b, side.sep, side.b_vel].into_iter().for_each(&mut put);
+            }
+            for g in &wide.groups {
+                for d in g.dir {
+                    [d.x, d.y, d.z].into_iter().for_each(&mut put);
+                }
+                [g.share_a, g.share_b].into_iter().for_each(&mut put);
+            }
+            let same_length = wide
+                .units
+                .iter()
+                .filter(|u| u[1] != u32::MAX)
+                .filter(|u| wide.groups[u[0] as usize].count == wide.groups[u[1] as usize].count)
+                .count();
+            (bits, same_length)
+        };
+        let (single, _) = run(PairKernel::none());
+        for kernel in PairKernel::available() {
+            let (paired, same_length) = run(kernel);
+            assert!(same_length >= 4, "{same_length} pairs of the same length");
             assert_eq!(paired, single, "{kernel:?}");
         }
     }

@@ -46,8 +46,11 @@
 
 #![allow(unsafe_code)]
 
-use crate::solver_body::Velocity;
-use crate::wide::{GaussSeidel, Group, WideSlot, solve_group};
+use crate::jacobian::{BuildParams, PointInput};
+use crate::solver_body::{SolverBodies, Velocity};
+use crate::wide::{GaussSeidel, Group, WideSide, WideSlot, solve_group};
+#[cfg(doc)]
+use crate::wide_build;
 
 /// The eight-lane kernel this CPU runs, if any: found by [`PairKernel::detect`], the
 /// only way to make one that runs, so [`PairKernel::solve`] is safe to call.
@@ -158,26 +161,63 @@ impl PairKernel {
             }
         }
     }
+
+    /// The rows of two groups of isotropic bodies that share their `slots` (`g[0]` in
+    /// half 0, `g[1]` in half 1) and have as many wide points each, with their `side`
+    /// data and `lanes`, after [`wide_build::prepare_group`] of each:
+    /// `wide_build::build_group` of each, with the same bits, eight lanes at a time.
+    /// Returns false, building nothing, where the CPU has no eight-lane kernel.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn build(
+        self,
+        g: [&Group; 2],
+        slots: &mut [WideSlot],
+        side: [&mut [WideSide]; 2],
+        lanes: [&[[u32; 4]]; 2],
+        inputs: &[PointInput],
+        bodies: &SolverBodies,
+        params: &BuildParams,
+    ) -> bool {
+        debug_assert_eq!((g[0].half(), g[1].half()), (0, 1));
+        debug_assert_eq!(g[0].slots(), g[1].slots());
+        debug_assert!(!g[0].t_blocks() && !g[1].t_blocks());
+        debug_assert!(slots.len() == side[0].len() && slots.len() == side[1].len());
+        match self.0 {
+            // SAFETY: `detect` found the kernel's features on this CPU.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe {
+                build_pair_avx512(g, slots, side, lanes, inputs, bodies, params);
+            },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx => unsafe { build_pair_avx(g, slots, side, lanes, inputs, bodies, params) },
+            Isa::None => return false,
+        }
+        true
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
-use kernel::{solve_pair_avx, solve_pair_avx512};
+use kernel::{build_pair_avx, build_pair_avx512, solve_pair_avx, solve_pair_avx512};
 
 /// The eight-lane types and the kernel (x86-64).
 #[cfg(target_arch = "x86_64")]
 mod kernel {
     use std::arch::x86_64::{
-        __m256, _mm256_add_ps, _mm256_blendv_ps, _mm256_castps256_ps128, _mm256_extractf128_ps,
+        __m128, __m256, _CMP_GT_OQ, _CMP_LT_OQ, _mm256_add_ps, _mm256_blendv_ps,
+        _mm256_castps256_ps128, _mm256_cmp_ps, _mm256_div_ps, _mm256_extractf128_ps,
         _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps, _mm256_set_m128,
-        _mm256_set1_ps, _mm256_shuffle_ps, _mm256_storeu_ps, _mm256_sub_ps, _mm256_unpackhi_ps,
-        _mm256_unpacklo_ps, _mm256_xor_ps,
+        _mm256_set1_ps, _mm256_setzero_ps, _mm256_shuffle_ps, _mm256_storeu_ps, _mm256_sub_ps,
+        _mm256_unpackhi_ps, _mm256_unpacklo_ps, _mm256_xor_ps,
     };
 
-    use glam::{Vec3, Vec4};
+    use glam::{BVec4A, Vec3, Vec4};
 
+    use crate::jacobian::{BuildParams, PointInput};
     use crate::lanes::{V3, fresh};
-    use crate::solver_body::Velocity;
-    use crate::wide::{Group, SlotRow, WideSlot};
+    use crate::solver_body::{SolverBodies, Velocity};
+    use crate::wide::{Group, SlotRow, WideSide, WideSlot};
+    use crate::wide_build::{GroupBodies, PointLanes};
 
     /// `self ∘ o` in every lane, one intrinsic per method.
     macro_rules! lane_ops {
@@ -247,6 +287,34 @@ mod kernel {
             max => _mm256_max_ps,
             /// `Vec4::min` (`minps self, o`).
             min => _mm256_min_ps,
+            div => _mm256_div_ps,
+        }
+
+        /// Both halves' masks (`BVec4A`: every bit of a lane set or clear).
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn mask(lo: BVec4A, hi: BVec4A) -> F8 {
+            F8(_mm256_set_m128(__m128::from(hi), __m128::from(lo)))
+        }
+
+        /// `Vec4::cmpgt`: every bit set where `self > o`.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn gt(self, o: F8) -> F8 {
+            F8(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, o.0))
+        }
+
+        /// `Vec4::cmplt`: every bit set where `self < o`.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn lt(self, o: F8) -> F8 {
+            F8(_mm256_cmp_ps::<_CMP_LT_OQ>(self.0, o.0))
+        }
+
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn zero() -> F8 {
+            F8(_mm256_setzero_ps())
         }
 
         /// `self` in the lanes where `mask`'s sign bit is set, `other` elsewhere.
@@ -329,6 +397,37 @@ mod kernel {
                 y: self.y.mul(s),
                 z: self.z.mul(s),
             }
+        }
+
+        /// `V3::cross`, term for term.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn cross(self, o: V8) -> V8 {
+            V8 {
+                x: self.y.mul(o.z).sub(o.y.mul(self.z)),
+                y: self.z.mul(o.x).sub(o.z.mul(self.x)),
+                z: self.x.mul(o.y).sub(o.x.mul(self.y)),
+            }
+        }
+
+        /// `-self` as glam negates, component by component.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn neg(self) -> V8 {
+            V8 {
+                x: self.x.neg(),
+                y: self.y.neg(),
+                z: self.z.neg(),
+            }
+        }
+
+        /// Into both halves of a slot's vector field.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn store(self, p: &mut [[Vec4; 2]; 3]) {
+            self.x.store(&mut p[0]);
+            self.y.store(&mut p[1]);
+            self.z.store(&mut p[2]);
         }
     }
 
@@ -585,6 +684,153 @@ mod kernel {
             }
         };
     }
+
+    /// Two groups' `GroupBodies`, side by side (isotropic bodies only).
+    struct Bodies8 {
+        com_a: V8,
+        com_b: V8,
+        c_a: F8,
+        c_b: F8,
+        /// The bodies' `Vnc` angular velocities (the linear ones enter once per row
+        /// direction, `GroupBodies::linear`).
+        vnc_a: V8,
+        vnc_b: V8,
+        lin_mass: F8,
+    }
+
+    impl Bodies8 {
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn join(g0: &GroupBodies, g1: &GroupBodies) -> Bodies8 {
+            Bodies8 {
+                com_a: V8::join(&g0.com_a, &g1.com_a),
+                com_b: V8::join(&g0.com_b, &g1.com_b),
+                c_a: F8::join(g0.c_a, g1.c_a),
+                c_b: F8::join(g0.c_b, g1.c_b),
+                vnc_a: V8::join(&g0.vnc_a.ang, &g1.vnc_a.ang),
+                vnc_b: V8::join(&g0.vnc_b.ang, &g1.vnc_b.ang),
+                lin_mass: F8::join(g0.lin_mass, g1.lin_mass),
+            }
+        }
+
+        /// `GroupBodies::row` in eight lanes: `(J_ang,a, J_ang,b, b̃, 1/D)`; `lin` is
+        /// `d·(Vnc_b − Vnc_a)` of the linear velocities.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn row(&self, d: V8, lin: F8, r_a: V8, r_b: V8) -> (V8, V8, F8, F8) {
+            let ja = r_a.cross(d).neg();
+            let jb = r_b.cross(d);
+            let (ta, tb) = (ja.scale(self.c_a), jb.scale(self.c_b));
+            let diag = self.lin_mass.add(ja.dot(ta)).add(jb.dot(tb));
+            let inv_d = F8::splat(1.0)
+                .div(diag)
+                .select(diag.gt(F8::zero()), F8::zero());
+            let jv = lin.add(ja.dot(self.vnc_a)).add(jb.dot(self.vnc_b));
+            (ja, jb, jv.mul(inv_d), inv_d)
+        }
+    }
+
+    macro_rules! build_kernel {
+        ($name:ident, $feature:literal) => {
+            /// The rows of two groups that share their slots and have as many wide
+            /// points each (see `PairKernel::build`): `wide_build::build_group` of
+            /// each, eight lanes at a time, with the same bits.
+            ///
+            /// # Safety
+            ///
+            /// The CPU must have the kernel's features (`PairKernel::detect`).
+            #[target_feature(enable = $feature)]
+            #[allow(clippy::too_many_arguments)]
+            pub(super) unsafe fn $name(
+                g: [&Group; 2],
+                slots: &mut [WideSlot],
+                side: [&mut [WideSide]; 2],
+                lanes: [&[[u32; 4]]; 2],
+                inputs: &[PointInput],
+                bodies: &SolverBodies,
+                s: &BuildParams,
+            ) {
+                let (gb0, gb1) = (
+                    GroupBodies::gather(g[0], bodies),
+                    GroupBodies::gather(g[1], bodies),
+                );
+                let (l0, l1) = (gb0.linear(&g[0].dir), gb1.linear(&g[1].dir));
+                let [lin_n, lin_1, lin_2] = [0, 1, 2].map(|r| F8::join(l0[r], l1[r]));
+                let gb = Bodies8::join(&gb0, &gb1);
+                let (inv_dt, erp, slop) =
+                    (F8::splat(s.inv_dt), F8::splat(s.erp), F8::splat(s.slop));
+                let (zero, max_correction) = (F8::zero(), F8::splat(s.max_correction));
+                let warm_start = F8::splat(s.warm_start);
+                let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
+                let [n, t1, t2] = [dir(0), dir(1), dir(2)];
+                let [side0, side1] = side;
+                for (k, slot) in slots.iter_mut().enumerate() {
+                    let (p0, p1) = (
+                        PointLanes::gather(&lanes[0][k], inputs),
+                        PointLanes::gather(&lanes[1][k], inputs),
+                    );
+                    let live = F8::mask(p0.live, p1.live);
+                    let p = V8::join(&p0.p, &p1.p);
+                    let sep = F8::join(p0.sep, p1.sep);
+                    let warm = [0, 1, 2].map(|r| F8::join(p0.warm[r], p1.warm[r]));
+                    let r_a = p.sub(gb.com_a);
+                    let r_b = p.sub(gb.com_b);
+                    // `WideRow::zero_where(dead)` and `SlotRow::set` of both halves.
+                    let put =
+                        |row: &mut SlotRow, (ja, jb, b, inv_d): (V8, V8, F8, F8), warm: F8| {
+                            let z = V8 {
+                                x: zero,
+                                y: zero,
+                                z: zero,
+                            };
+                            ja.select(live, z).store(&mut row.ang_a);
+                            jb.select(live, z).store(&mut row.ang_b);
+                            b.select(live, zero).store(&mut row.b);
+                            warm_start
+                                .mul(warm)
+                                .select(live, zero)
+                                .store(&mut row.lambda);
+                            inv_d.select(live, zero).store(&mut row.inv_d);
+                        };
+                    put(&mut slot.rows[1], gb.row(t1, lin_1, r_a, r_b), warm[1]);
+                    put(&mut slot.rows[2], gb.row(t2, lin_2, r_a, r_b), warm[2]);
+                    let (ja, jb, b, inv_dn) = gb.row(n, lin_n, r_a, r_b);
+                    let b_vel = b;
+                    // `jacobian::stabilize` on the normal row (`lanes::clamp`).
+                    let v = erp.mul(sep.neg().sub(slop)).mul(inv_dt);
+                    let below_max = max_correction.select(v.gt(max_correction), v);
+                    let correction = zero.select(v.lt(zero), below_max);
+                    let open = sep.gt(zero);
+                    let closing = b.add(sep.mul(inv_dt).mul(inv_dn));
+                    let push = correction.neg().mul(inv_dn);
+                    let (b, split_b) = if s.split {
+                        (closing.select(open, b), zero.select(open, push))
+                    } else {
+                        (closing.select(open, b.sub(correction.mul(inv_dn))), zero)
+                    };
+                    put(&mut slot.rows[0], (ja, jb, b, inv_dn), warm[0]);
+                    let (split_b, sep, b_vel) = (
+                        split_b.select(live, zero),
+                        sep.select(live, zero),
+                        b_vel.select(live, zero),
+                    );
+                    side0[k] = WideSide {
+                        split_b: split_b.lo(),
+                        sep: sep.lo(),
+                        b_vel: b_vel.lo(),
+                    };
+                    side1[k] = WideSide {
+                        split_b: split_b.hi(),
+                        sep: sep.hi(),
+                        b_vel: b_vel.hi(),
+                    };
+                }
+            }
+        };
+    }
+
+    build_kernel!(build_pair_avx, "avx");
+    build_kernel!(build_pair_avx512, "avx512vl");
 
     /// `f()` compiled with AVX-512 VL.
     ///

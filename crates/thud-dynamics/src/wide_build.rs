@@ -34,24 +34,24 @@ use crate::solver_body::SolverBodies;
 use crate::wide::{Group, WideRow, WideSide, WideSlot, WideT, WideVel, gather};
 
 /// What the rows of a group need of its bodies, lane by lane (gathered once).
-struct GroupBodies {
-    com_a: V3,
-    com_b: V3,
+pub(crate) struct GroupBodies {
+    pub com_a: V3,
+    pub com_b: V3,
     /// The lanes' isotropic inverse inertia `c` (`I⁻¹ = c·1`) of a and b, where `iso_a`
     /// / `iso_b` is set (every lane in a group without [`WideT`] blocks).
-    c_a: Vec4,
-    c_b: Vec4,
+    pub c_a: Vec4,
+    pub c_b: Vec4,
     /// Only for a group with [`WideT`] blocks: the lanes' world `I⁻¹` and which lanes'
     /// bodies are isotropic.
     full: Option<(M3, M3, BVec4A, BVec4A)>,
-    vnc_a: WideVel,
-    vnc_b: WideVel,
+    pub vnc_a: WideVel,
+    pub vnc_b: WideVel,
     /// `1/m_a + 1/m_b`.
-    lin_mass: Vec4,
+    pub lin_mass: Vec4,
 }
 
 impl GroupBodies {
-    fn gather(g: &Group, bodies: &SolverBodies) -> Self {
+    pub(crate) fn gather(g: &Group, bodies: &SolverBodies) -> Self {
         let mut out = GroupBodies {
             com_a: V3::default(),
             com_b: V3::default(),
@@ -107,17 +107,25 @@ impl GroupBodies {
         }
     }
 
-    /// One row for unit directions `d` at lever arms `r_a`, `r_b` (`jacobian::Pair::row`),
-    /// and its `T_ang` blocks.
+    /// `d·(Vnc_b − Vnc_a)` of the linear velocities, for each of the group's row
+    /// directions `dir`: the same for all its points, so made once.
     #[inline(always)]
-    fn row(&self, d: V3, r_a: V3, r_b: V3) -> (WideRow, [V3; 2]) {
+    pub(crate) fn linear(&self, dir: &[V3; 3]) -> [Vec4; 3] {
+        let rel = self.vnc_b.lin - self.vnc_a.lin;
+        dir.map(|d| d.dot(rel))
+    }
+
+    /// One row for unit directions `d` at lever arms `r_a`, `r_b` (`jacobian::Pair::row`),
+    /// and its `T_ang` blocks; `lin` is `d·(Vnc_b − Vnc_a)` ([`GroupBodies::linear`]).
+    #[inline(always)]
+    fn row(&self, d: V3, lin: Vec4, r_a: V3, r_b: V3) -> (WideRow, [V3; 2]) {
         let ja = -r_a.cross(d);
         let jb = r_b.cross(d);
         let (ta, tb) = self.t(ja, jb);
         let diag = self.lin_mass + ja.dot(ta) + jb.dot(tb);
         let inv_d = Vec4::select(diag.cmpgt(Vec4::ZERO), Vec4::ONE / diag, Vec4::ZERO);
         let (va, vb) = (&self.vnc_a, &self.vnc_b);
-        let jv = d.dot(vb.lin - va.lin) + ja.dot(va.ang) + jb.dot(vb.ang);
+        let jv = lin + ja.dot(va.ang) + jb.dot(vb.ang);
         let row = WideRow {
             ang_a: ja,
             ang_b: jb,
@@ -151,6 +159,58 @@ pub(crate) struct GroupRows<'a> {
     pub lanes: &'a [[u32; 4]],
 }
 
+/// What a group's rows share, set once before its points' rows: each body's share of
+/// the basis hand-back ([`crate::wide::shares`]) and the rows' directions — every lane's
+/// manifold normal (from its first point, `first`: a manifold's points share its
+/// normal, so its tangents too; an empty lane `Y`) and its tangents.
+#[inline(always)]
+pub(crate) fn prepare_group(g: &mut Group, first: Option<&[u32; 4]>, inputs: &[PointInput]) {
+    (g.share_a, g.share_b) = crate::wide::shares(g.inv_mass_a, g.inv_mass_b);
+    if let Some(lanes) = first {
+        let mut n = V3::default();
+        for (l, &i) in lanes.iter().enumerate() {
+            n.set(l, inputs.get(i as usize).map_or(Vec3::Y, |p| p.normal));
+        }
+        let (t1, t2) = tangents(n);
+        g.dir = [n, t1, t2];
+    }
+}
+
+/// One wide point's inputs, lane by lane: a lane without a point (a short manifold, an
+/// empty lane) has zeros and is not `live`.
+pub(crate) struct PointLanes {
+    pub p: V3,
+    pub sep: Vec4,
+    pub warm: [Vec4; 3],
+    pub live: BVec4A,
+}
+
+impl PointLanes {
+    #[inline(always)]
+    pub(crate) fn gather(lanes: &[u32; 4], inputs: &[PointInput]) -> PointLanes {
+        let mut p = V3::default();
+        let (mut sep, mut warm) = (Vec4::ZERO, [Vec4::ZERO; 3]);
+        let mut live = [false; 4];
+        for (l, &i) in lanes.iter().enumerate() {
+            let Some(input) = inputs.get(i as usize) else {
+                continue;
+            };
+            p.set(l, input.point);
+            sep[l] = input.separation;
+            for (w, v) in warm.iter_mut().zip(input.warm) {
+                w[l] = v;
+            }
+            live[l] = true;
+        }
+        PointLanes {
+            p,
+            sep,
+            warm,
+            live: BVec4A::new(live[0], live[1], live[2], live[3]),
+        }
+    }
+}
+
 /// The rows of one group (its wide points, with its lanes' store points `rows.lanes`).
 #[inline(always)]
 pub(crate) fn build_group(
@@ -161,7 +221,7 @@ pub(crate) fn build_group(
     s: &BuildParams,
 ) {
     let gb = GroupBodies::gather(g, bodies);
-    (g.share_a, g.share_b) = crate::wide::shares(g.inv_mass_a, g.inv_mass_b);
+    prepare_group(g, rows.lanes.first(), inputs);
     let (inv_dt, erp, slop) = (
         Vec4::splat(s.inv_dt),
         Vec4::splat(s.erp),
@@ -176,35 +236,11 @@ pub(crate) fn build_group(
         lanes,
     } = rows;
     let half = g.half();
+    let [lin_n, lin_1, lin_2] = gb.linear(&g.dir);
     for (wi, ((slot, ws), lanes)) in slots.iter_mut().zip(side.iter_mut()).zip(lanes).enumerate() {
         // The lanes' points; a lane without one computes on its manifold's directions
         // (an empty lane's, `Y`) and is zeroed.
-        let mut p = V3::default();
-        let (mut sep, mut warm) = (Vec4::ZERO, [Vec4::ZERO; 3]);
-        let mut live = [false; 4];
-        if wi == 0 {
-            // The group's row directions: every lane holds its manifold's first point
-            // here (an empty lane `Y`), and a manifold's points share its normal, so
-            // its tangents too.
-            let mut n = V3::default();
-            for (l, &i) in lanes.iter().enumerate() {
-                n.set(l, inputs.get(i as usize).map_or(Vec3::Y, |p| p.normal));
-            }
-            let (t1, t2) = tangents(n);
-            g.dir = [n, t1, t2];
-        }
-        for (l, &i) in lanes.iter().enumerate() {
-            let Some(input) = inputs.get(i as usize) else {
-                continue;
-            };
-            p.set(l, input.point);
-            sep[l] = input.separation;
-            for (w, v) in warm.iter_mut().zip(input.warm) {
-                w[l] = v;
-            }
-            live[l] = true;
-        }
-        let live = glam::BVec4A::new(live[0], live[1], live[2], live[3]);
+        let PointLanes { p, sep, warm, live } = PointLanes::gather(lanes, inputs);
         let dead = !live;
         let [n, t1, t2] = g.dir;
         let r_a = p - gb.com_a;
@@ -220,11 +256,11 @@ pub(crate) fn build_group(
                 blocks.rows[k] = tk.map(|v| v.zero_where(dead));
             }
         };
-        let (r1, b1) = gb.row(t1, r_a, r_b);
+        let (r1, b1) = gb.row(t1, lin_1, r_a, r_b);
         put(1, r1, b1);
-        let (r2, b2) = gb.row(t2, r_a, r_b);
+        let (r2, b2) = gb.row(t2, lin_2, r_a, r_b);
         put(2, r2, b2);
-        let (mut rn, bn) = gb.row(n, r_a, r_b);
+        let (mut rn, bn) = gb.row(n, lin_n, r_a, r_b);
         let b_vel = rn.b;
         // `jacobian::stabilize` on the normal row.
         let inv_dn = rn.inv_d;
