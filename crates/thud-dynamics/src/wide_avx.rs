@@ -35,9 +35,14 @@
 //! `pile_1000`, whose manifolds have one to four points, ran 182 of its 590 groups
 //! alone, now 10.
 //!
-//! [`PairKernel::run`] compiles other passes (the serial sweep around the pairs, the row
-//! build, the substep refresh) for the same instruction set: the same operations with
-//! three-operand encodings and, with AVX-512, 32 registers.
+//! The row build takes two groups at a time the same way ([`PairKernel::build`]): a
+//! pair of the same length, its rows made lane by lane with `wide_build::build_group`'s
+//! operations and each field of both halves stored at once (a pair's rows cost about
+//! 0.74 of two groups built one at a time).
+//!
+//! [`PairKernel::run`] compiles other passes (the serial sweep around the pairs, the
+//! builds of the other groups, the substep refresh) for the same instruction set: the
+//! same operations with three-operand encodings and, with AVX-512, 32 registers.
 //!
 //! The kernel is an `unsafe fn` only because it is compiled for AVX
 //! (`#[target_feature]`): calling it on a CPU without AVX would be undefined, so its one
@@ -49,8 +54,6 @@
 use crate::jacobian::{BuildParams, PointInput};
 use crate::solver_body::{SolverBodies, Velocity};
 use crate::wide::{GaussSeidel, Group, WideSide, WideSlot, solve_group};
-#[cfg(doc)]
-use crate::wide_build;
 
 /// The eight-lane kernel this CPU runs, if any: found by [`PairKernel::detect`], the
 /// only way to make one that runs, so [`PairKernel::solve`] is safe to call.
@@ -164,7 +167,7 @@ impl PairKernel {
 
     /// The rows of two groups of isotropic bodies that share their `slots` (`g[0]` in
     /// half 0, `g[1]` in half 1) and have as many wide points each, with their `side`
-    /// data and `lanes`, after [`wide_build::prepare_group`] of each:
+    /// data and `lanes`, after `wide_build::prepare_group` of each:
     /// `wide_build::build_group` of each, with the same bits, eight lanes at a time.
     /// Returns false, building nothing, where the CPU has no eight-lane kernel.
     #[allow(clippy::too_many_arguments)]
