@@ -1765,35 +1765,43 @@ mod tests {
     use crate::jacobian::{BuildParams, PointInput};
     use glam::Vec3;
 
+    /// Stacks with manifolds of three and four points (nine a level: pairs of groups of
+    /// different lengths, and a group left over that pairs across levels), with tilted
+    /// normals, uneven points, open and penetrating points, warm impulses and moving,
+    /// spinning bodies, so that no row has zero blocks to hide a difference in the order
+    /// of operations.
+    fn uneven_stacks() -> (SolverBodies, ContactStore) {
+        let (mut bodies, mut store) = crate::parallel::tests::stacks(9, 12);
+        for (i, p) in store.inputs.iter_mut().enumerate() {
+            let t = i as f32;
+            p.normal = Vec3::new(0.05 * (0.7 * t).sin(), 1.0, 0.04 * (1.3 * t).cos()).normalize();
+            p.point += Vec3::new(
+                0.01 * (0.9 * t).cos(),
+                0.003 * (0.4 * t).sin(),
+                0.02 * (0.3 * t).sin(),
+            );
+            p.separation = 0.004 * (1.1 * t).sin();
+            p.warm = [0.5 + 0.1 * (0.2 * t).cos(), 0.03 * t.sin(), -0.02 * t.cos()];
+        }
+        for (i, v) in bodies.vnc.iter_mut().enumerate().skip(1) {
+            let t = i as f32;
+            v.lin = Vec3::new(0.1 * (0.3 * t).cos(), -0.2, 0.05 * t.sin());
+            v.ang = Vec3::new(
+                0.3 * (0.5 * t).sin(),
+                0.2 * (0.8 * t).cos(),
+                -0.1 * (1.7 * t).sin(),
+            );
+        }
+        (bodies, store)
+    }
+
     #[test]
     fn pairs_give_the_single_kernels_bits() {
-        // Stacks with manifolds of three and four points (nine a level: pairs of groups
-        // of different lengths, and a group left over that pairs across levels):
-        // velocity sweeps forward and backward, the last one carrying the split pass and
-        // the sums, then split sweeps, with two groups per eight-lane kernel and with one
-        // group at a time.
+        // `uneven_stacks`: velocity sweeps forward and backward, the last one carrying
+        // the split pass and the sums, then split sweeps, with two groups per eight-lane
+        // kernel and with one group at a time.
         let run = |kernel: PairKernel| {
-            let (mut bodies, mut store) = crate::parallel::tests::stacks(9, 12);
-            // Tilted normals, uneven points and spinning bodies, so that no row has
-            // zero blocks to hide a difference in the order of operations.
-            for (i, p) in store.inputs.iter_mut().enumerate() {
-                let t = i as f32;
-                p.normal =
-                    Vec3::new(0.05 * (0.7 * t).sin(), 1.0, 0.04 * (1.3 * t).cos()).normalize();
-                p.point += Vec3::new(
-                    0.01 * (0.9 * t).cos(),
-                    0.003 * (0.4 * t).sin(),
-                    0.02 * (0.3 * t).sin(),
-                );
-            }
-            for (i, v) in bodies.vnc.iter_mut().enumerate().skip(1) {
-                let t = i as f32;
-                v.ang = Vec3::new(
-                    0.3 * (0.5 * t).sin(),
-                    0.2 * (0.8 * t).cos(),
-                    -0.1 * (1.7 * t).sin(),
-                );
-            }
+            let (mut bodies, mut store) = uneven_stacks();
             let mut wide = WideContacts {
                 pair_kernel: Some(kernel),
                 ..WideContacts::default()
@@ -1856,26 +1864,12 @@ mod tests {
 
     #[test]
     fn the_eight_lane_build_gives_the_four_lane_bits() {
-        // Stacks with manifolds of three and four points (pairs of groups of the same
-        // length, built eight lanes at a time, and ragged ones, built group by group),
-        // tilted normals, spinning bodies, warm impulses and open and penetrating
-        // points: every row, the side data, the groups' directions and shares, and the
-        // warm start's `dV`, with and without the eight-lane kernels.
+        // `uneven_stacks` (pairs of groups of the same length, built eight lanes at a
+        // time, and ragged ones, built group by group): every row, the side data, the
+        // groups' directions and shares, and the warm start's `dV`, with and without
+        // the eight-lane kernels.
         let run = |kernel: PairKernel| {
-            let (mut bodies, mut store) = crate::parallel::tests::stacks(9, 12);
-            for (i, p) in store.inputs.iter_mut().enumerate() {
-                let t = i as f32;
-                p.normal =
-                    Vec3::new(0.05 * (0.7 * t).sin(), 1.0, 0.04 * (1.3 * t).cos()).normalize();
-                p.point += Vec3::new(0.01 * (0.9 * t).cos(), 0.0, 0.02 * (0.3 * t).sin());
-                p.separation = 0.004 * (1.1 * t).sin();
-                p.warm = [0.5 + 0.1 * (0.2 * t).cos(), 0.03 * t.sin(), -0.02 * t.cos()];
-            }
-            for (i, v) in bodies.vnc.iter_mut().enumerate().skip(1) {
-                let t = i as f32;
-                v.lin = Vec3::new(0.1 * (0.3 * t).cos(), -0.2, 0.05 * t.sin());
-                v.ang = Vec3::new(0.3 * (0.5 * t).sin(), 0.2 * (0.8 * t).cos(), -0.1 * t.sin());
-            }
+            let (bodies, store) = uneven_stacks();
             let mut wide = WideContacts {
                 pair_kernel: Some(kernel),
                 ..WideContacts::default()
@@ -1896,7 +1890,9 @@ mod tests {
                     [r.b, r.lambda, r.inv_d].into_iter().for_each(&mut put);
                 }
                 let side = &wide.side[w];
-                [side.split_b, side.sep, side.b_vel].into_iter().for_each(&mut put);
+                [side.split_b, side.sep, side.b_vel]
+                    .into_iter()
+                    .for_each(&mut put);
             }
             for g in &wide.groups {
                 for d in g.dir {
