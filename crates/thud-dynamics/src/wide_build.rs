@@ -16,7 +16,10 @@
 //! split or Baumgarte correction) and the warm-start λ — with the same `f32` operations
 //! in the same order (`lanes.rs`), so a lane holds the very bits of the scalar rows.
 //! The group's bodies (`c`, `I⁻¹`, `Vnc`) are gathered once for all its points. Lanes
-//! without a point (a short manifold, an empty lane) are zero rows.
+//! without a point (a short manifold, an empty lane) are zero rows. Two groups of the
+//! same length that share their slots are built together in eight lanes
+//! (`wide_avx.rs`, `PairKernel::build`), from [`prepare_group`], [`PointLanes`] and
+//! [`GroupBodies`] here and the same operations.
 //!
 //! Building here rather than copying scalar rows into lanes halves the memory the rows
 //! take and is about four times cheaper per point; the contact store builds the scalar

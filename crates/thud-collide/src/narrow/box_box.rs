@@ -88,7 +88,7 @@ pub(crate) fn cuboid_cuboid(
             jb = j;
         }
     }
-    // Edge pairs, from the entries of `R` (see the module docs): for `L = eᵢ × R_j`,
+    // Edge pairs, from the entries of `R` (derived at `edge_gap`): for `L = eᵢ × R_j`,
     // `L·e_u = −R_vj`, `L·e_v = R_uj` and `L·R_k = ±R_im` (`m` the third index), so
     // the gap times `|L|` costs a few products; `L` is normalized for the best axis only.
     let mut sep_e = f32::MIN;
