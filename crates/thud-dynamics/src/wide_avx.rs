@@ -194,7 +194,11 @@ impl PairKernel {
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx => unsafe { build_pair_avx(g, slots, side, lanes, inputs, bodies, params) },
-            Isa::None => return false,
+            Isa::None => {
+                // Nothing to build with (and, off x86-64, nothing that reads these).
+                let _ = (g, slots, side, lanes, inputs, bodies, params);
+                return false;
+            }
         }
         true
     }
