@@ -1155,14 +1155,11 @@ impl WideContacts {
                     || {
                         // In the sweep order (`units`), which meets every body's groups
                         // in group order, so the warm sums keep their bits; two groups
-                        // that share their slots and length at a time in eight lanes.
+                        // that share their slots and length at a time in eight lanes,
+                        // each point's warm impulses right after its rows.
                         for u in 0..self.units.len() {
                             let [g0, g1] = self.units[u].map(|g| g as usize);
-                            if self.build_pair([g0, g1], &store.inputs, bodies, params) {
-                                for g in [g0, g1] {
-                                    let g = &self.groups[g];
-                                    warm_group(g, &self.slots[g.slots()], &[], dv);
-                                }
+                            if self.build_pair([g0, g1], &store.inputs, bodies, params, dv) {
                                 continue;
                             }
                             for gi in [g0, g1] {
@@ -1211,15 +1208,17 @@ impl WideContacts {
         warmed
     }
 
-    /// The rows of the groups `g` where they can be built as one eight-lane kernel
-    /// ([`PairKernel::build`]): a pair of groups of isotropic bodies sharing their
-    /// slots, with as many wide points each. Returns whether it built them.
+    /// The rows of the groups `g`, and their warm impulses into `dv`, where they can be
+    /// built as one eight-lane kernel ([`PairKernel::build`]): a pair of groups of
+    /// isotropic bodies sharing their slots, with as many wide points each. Returns
+    /// whether it built them.
     fn build_pair(
         &mut self,
         [g0, g1]: [usize; 2],
         inputs: &[PointInput],
         bodies: &SolverBodies,
         params: &BuildParams,
+        dv: &mut [Velocity],
     ) -> bool {
         let (Some(a), Some(b)) = (self.groups.get(g0), self.groups.get(g1)) else {
             return false;
@@ -1250,7 +1249,7 @@ impl WideContacts {
         let lanes = [&self.lanes[ra.clone()], &self.lanes[rb.clone()]];
         let slots = &mut self.slots[a.slots()];
         self.pairs
-            .build([a, b], slots, side, lanes, inputs, bodies, params)
+            .build([a, b], slots, side, lanes, inputs, bodies, params, dv)
     }
 
     /// The groups, and all their rows (for `wide_build::each_group`).
@@ -1782,6 +1781,13 @@ mod tests {
             );
             p.separation = 0.004 * (1.1 * t).sin();
             p.warm = [0.5 + 0.1 * (0.2 * t).cos(), 0.03 * t.sin(), -0.02 * t.cos()];
+        }
+        // Masses other than one, so that no product with `1/m` is exact by accident
+        // (isotropic inertias, so that the groups pair).
+        for i in 1..bodies.len() {
+            let m = 0.6 + 0.37 * (i % 7) as f32;
+            bodies.inv_mass[i] = 1.0 / m;
+            bodies.inv_inertia[i] = Mat3::from_diagonal(Vec3::splat(6.0 / (1.1 * m)));
         }
         for (i, v) in bodies.vnc.iter_mut().enumerate().skip(1) {
             let t = i as f32;

@@ -169,7 +169,9 @@ impl PairKernel {
     /// half 0, `g[1]` in half 1) and have as many wide points each, with their `side`
     /// data and `lanes`, after `wide_build::prepare_group` of each:
     /// `wide_build::build_group` of each, with the same bits, eight lanes at a time.
-    /// Returns false, building nothing, where the CPU has no eight-lane kernel.
+    /// Each point's warm impulses go into `dv` right after its rows, as
+    /// `wide::warm_group` of each group would add them. Returns false, building
+    /// nothing, where the CPU has no eight-lane kernel.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn build(
         self,
@@ -180,6 +182,7 @@ impl PairKernel {
         inputs: &[PointInput],
         bodies: &SolverBodies,
         params: &BuildParams,
+        dv: &mut [Velocity],
     ) -> bool {
         debug_assert_eq!((g[0].half(), g[1].half()), (0, 1));
         debug_assert_eq!(g[0].slots(), g[1].slots());
@@ -189,14 +192,16 @@ impl PairKernel {
             // SAFETY: `detect` found the kernel's features on this CPU.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => unsafe {
-                build_pair_avx512(g, slots, side, lanes, inputs, bodies, params);
+                build_pair_avx512(g, slots, side, lanes, inputs, bodies, params, dv);
             },
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx => unsafe { build_pair_avx(g, slots, side, lanes, inputs, bodies, params) },
+            Isa::Avx => unsafe {
+                build_pair_avx(g, slots, side, lanes, inputs, bodies, params, dv);
+            },
             Isa::None => {
                 // Nothing to build with (and, off x86-64, nothing that reads these).
-                let _ = (g, slots, side, lanes, inputs, bodies, params);
+                let _ = (g, slots, side, lanes, inputs, bodies, params, dv);
                 return false;
             }
         }
@@ -741,7 +746,9 @@ mod kernel {
         ($name:ident, $feature:literal) => {
             /// The rows of two groups that share their slots and have as many wide
             /// points each (see `PairKernel::build`): `wide_build::build_group` of
-            /// each, eight lanes at a time, with the same bits.
+            /// each, eight lanes at a time, with the same bits — and each point's warm
+            /// impulses into `dv` as soon as its rows are stored (`wide::warm_group`'s
+            /// operations on the rows as stored, in its order).
             ///
             /// # Safety
             ///
@@ -756,7 +763,12 @@ mod kernel {
                 inputs: &[PointInput],
                 bodies: &SolverBodies,
                 s: &BuildParams,
+                dv: &mut [Velocity],
             ) {
+                let mut va = gather8!(&*dv, g[0].a, g[1].a);
+                let mut vb = gather8!(&*dv, g[0].b, g[1].b);
+                let ima = F8::join(g[0].inv_mass_a, g[1].inv_mass_a);
+                let imb = F8::join(g[0].inv_mass_b, g[1].inv_mass_b);
                 let (gb0, gb1) = (
                     GroupBodies::gather(g[0], bodies),
                     GroupBodies::gather(g[1], bodies),
@@ -831,7 +843,18 @@ mod kernel {
                         sep: sep.hi(),
                         b_vel: b_vel.hi(),
                     };
+                    // The warm impulses `T·λ` of the point's rows as stored (zero in
+                    // the lanes without a point), normal row first.
+                    for (row, d) in slot.rows.iter().zip([n, t1, t2]) {
+                        let r = Row8::load(row, (gb.c_a, gb.c_b));
+                        va.lin = va.lin.sub(d.scale(r.lambda.mul(ima)));
+                        r.apply(r.lambda, &mut va, &mut vb);
+                        vb.lin = vb.lin.add(d.scale(r.lambda.mul(imb)));
+                    }
                 }
+                let movable = [g[0].movable(), g[1].movable()];
+                scatter8!(&mut *dv, [g[0].a, g[1].a], movable, &va);
+                scatter8!(&mut *dv, [g[0].b, g[1].b], movable.map(|m| m >> 4), &vb);
             }
         };
     }
