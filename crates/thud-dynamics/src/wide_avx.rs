@@ -37,8 +37,9 @@
 //!
 //! The row build takes two groups at a time the same way ([`PairKernel::build`]): a
 //! pair of the same length, its rows made lane by lane with `wide_build::build_group`'s
-//! operations and each field of both halves stored at once (a pair's rows cost about
-//! 0.74 of two groups built one at a time).
+//! operations and each field of both halves stored at once, each point's warm impulses
+//! added as soon as its rows are stored (a pair's rows cost about 0.74 of two groups
+//! built one at a time, before the warm impulses joined them).
 //!
 //! [`PairKernel::run`] compiles other passes (the serial sweep around the pairs, the
 //! builds of the other groups, the substep refresh) for the same instruction set: the
