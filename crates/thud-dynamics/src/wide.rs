@@ -386,6 +386,18 @@ fn write_lanes(
     }
 }
 
+/// Two disjoint ranges `a`, `b` of one buffer, both writable (two groups' side data).
+fn two_mut<T>(v: &mut [T], a: std::ops::Range<usize>, b: std::ops::Range<usize>) -> [&mut [T]; 2] {
+    if a.start < b.start {
+        let (head, tail) = v.split_at_mut(b.start);
+        [&mut head[a], &mut tail[..b.len()]]
+    } else {
+        let (head, tail) = v.split_at_mut(a.start);
+        let len = a.len();
+        [&mut tail[..len], &mut head[b]]
+    }
+}
+
 /// Four manifolds of one colour.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Group {
@@ -1232,24 +1244,34 @@ impl WideContacts {
             let first = self.lanes.get(r.start).filter(|_| !r.is_empty());
             wide_build::prepare_group(&mut self.groups[g], first, inputs);
         }
-        // The two groups' side data: disjoint ranges of one buffer.
-        let (lo, hi) = if ra.start < rb.start {
-            (&ra, &rb)
-        } else {
-            (&rb, &ra)
-        };
-        let (head, tail) = self.side.split_at_mut(hi.start);
-        let (s_lo, s_hi) = (&mut head[lo.clone()], &mut tail[..hi.len()]);
-        let side = if ra.start < rb.start {
-            [s_lo, s_hi]
-        } else {
-            [s_hi, s_lo]
-        };
+        let side = two_mut(&mut self.side, ra.clone(), rb.clone());
         let (a, b) = (&self.groups[g0], &self.groups[g1]);
         let lanes = [&self.lanes[ra.clone()], &self.lanes[rb.clone()]];
         let slots = &mut self.slots[a.slots()];
         self.pairs
             .build([a, b], slots, side, lanes, inputs, bodies, params, dv)
+    }
+
+    /// The refresh of the groups `g` where they can run as one eight-lane kernel
+    /// ([`PairKernel::refresh`]): a pair sharing its slots, with as many wide points
+    /// each. Returns whether it refreshed them.
+    fn refresh_pair(
+        &mut self,
+        [g0, g1]: [usize; 2],
+        moved: &[Velocity],
+        h: f32,
+        params: &BuildParams,
+    ) -> bool {
+        let (Some(a), Some(b)) = (self.groups.get(g0), self.groups.get(g1)) else {
+            return false;
+        };
+        if a.count != b.count || a.slots() != b.slots() {
+            return false;
+        }
+        let (ra, rb) = (a.range(), b.range());
+        let side = two_mut(&mut self.side, ra, rb);
+        let slots = &mut self.slots[a.slots()];
+        self.pairs.refresh([a, b], slots, side, moved, h, params)
     }
 
     /// The groups, and all their rows (for `wide_build::each_group`).
@@ -1542,13 +1564,34 @@ impl WideContacts {
         lambda_from: Option<&ContactStore>,
     ) {
         let (kernel, pool) = (self.pairs, self.pool);
-        let (groups, rows) = self.groups_and_rows();
-        wide_build::each_group(pool, groups, rows, &|g, rows| {
+        if self.shared {
+            // One thread (pairs share slots only then): two groups that share their
+            // slots and length at a time in eight lanes. Each group's refresh writes
+            // only its own rows and side data, so the order does not matter.
             kernel.run(
                 #[inline(always)]
-                || refresh_group(g, rows.slots, rows.side, moved, h, params),
+                || {
+                    for u in 0..self.units.len() {
+                        let [g0, g1] = self.units[u].map(|g| g as usize);
+                        if self.refresh_pair([g0, g1], moved, h, params) {
+                            continue;
+                        }
+                        for g in [g0, g1].into_iter().filter_map(|g| self.groups.get(g)) {
+                            let side = &mut self.side[g.range()];
+                            refresh_group(g, &mut self.slots[g.slots()], side, moved, h, params);
+                        }
+                    }
+                },
             );
-        });
+        } else {
+            let (groups, rows) = self.groups_and_rows();
+            wide_build::each_group(pool, groups, rows, &|g, rows| {
+                kernel.run(
+                    #[inline(always)]
+                    || refresh_group(g, rows.slots, rows.side, moved, h, params),
+                );
+            });
+        }
         if let Some(store) = lambda_from {
             for g in &self.groups {
                 let slots = &mut self.slots[g.slots()];
@@ -1869,11 +1912,12 @@ mod tests {
     }
 
     #[test]
-    fn the_eight_lane_build_gives_the_four_lane_bits() {
-        // `uneven_stacks` (pairs of groups of the same length, built eight lanes at a
-        // time, and ragged ones, built group by group): every row, the side data, the
-        // groups' directions and shares, and the warm start's `dV`, with and without
-        // the eight-lane kernels.
+    fn the_eight_lane_build_and_refresh_give_the_four_lane_bits() {
+        // `uneven_stacks` (pairs of groups of the same length, built and refreshed
+        // eight lanes at a time, and ragged ones, group by group): every row, the side
+        // data, the groups' directions and shares and the warm start's `dV` after the
+        // build, then every row and side entry after a substep refresh with split
+        // impulse and another with Baumgarte, with and without the eight-lane kernels.
         let run = |kernel: PairKernel| {
             let (bodies, store) = uneven_stacks();
             let mut wide = WideContacts {
@@ -1886,25 +1930,46 @@ mod tests {
             let warmed = wide.pack(&store, &bodies, order, 3, &params, Some(&mut dv));
             assert!(warmed);
             let mut bits = crate::solver_body::velocity_bits(dv.iter());
-            let mut put = |v: Vec4| bits.extend(v.to_array().map(f32::to_bits));
-            for w in 0..wide.lanes.len() {
-                let (slot, h) = wide.slot_of(w);
-                for r in slot.point(h).rows {
-                    for v in [r.ang_a, r.ang_b] {
-                        [v.x, v.y, v.z].into_iter().for_each(&mut put);
+            let put = |bits: &mut Vec<u32>, v: Vec4| bits.extend(v.to_array().map(f32::to_bits));
+            let rows = |wide: &WideContacts, bits: &mut Vec<u32>| {
+                for w in 0..wide.lanes.len() {
+                    let (slot, h) = wide.slot_of(w);
+                    for r in slot.point(h).rows {
+                        for v in [r.ang_a, r.ang_b] {
+                            [v.x, v.y, v.z].into_iter().for_each(|x| put(bits, x));
+                        }
+                        [r.b, r.lambda, r.inv_d]
+                            .into_iter()
+                            .for_each(|x| put(bits, x));
                     }
-                    [r.b, r.lambda, r.inv_d].into_iter().for_each(&mut put);
+                    let side = &wide.side[w];
+                    [side.split_b, side.sep, side.b_vel]
+                        .into_iter()
+                        .for_each(|x| put(bits, x));
                 }
-                let side = &wide.side[w];
-                [side.split_b, side.sep, side.b_vel]
-                    .into_iter()
-                    .for_each(&mut put);
-            }
+            };
+            rows(&wide, &mut bits);
             for g in &wide.groups {
                 for d in g.dir {
-                    [d.x, d.y, d.z].into_iter().for_each(&mut put);
+                    [d.x, d.y, d.z].into_iter().for_each(|x| put(&mut bits, x));
                 }
-                [g.share_a, g.share_b].into_iter().for_each(&mut put);
+                [g.share_a, g.share_b]
+                    .into_iter()
+                    .for_each(|x| put(&mut bits, x));
+            }
+            // The velocities the poses moved with, over a quarter step.
+            let moved: Vec<Velocity> = dv
+                .iter()
+                .zip(&bodies.vnc)
+                .map(|(d, v)| Velocity {
+                    lin: d.lin + v.lin,
+                    ang: d.ang + v.ang,
+                })
+                .collect();
+            for split in [true, false] {
+                let params = BuildParams { split, ..params };
+                wide.refresh(&moved, 1.0 / 240.0, &params, None);
+                rows(&wide, &mut bits);
             }
             let same_length = wide
                 .units

@@ -41,9 +41,11 @@
 //! added as soon as its rows are stored (a pair's rows cost about 0.74 of two groups
 //! built one at a time, before the warm impulses joined them).
 //!
+//! The substep refresh of such a pair runs as one kernel as well ([`PairKernel::refresh`]).
+//!
 //! [`PairKernel::run`] compiles other passes (the serial sweep around the pairs, the
-//! builds of the other groups, the substep refresh) for the same instruction set: the
-//! same operations with three-operand encodings and, with AVX-512, 32 registers.
+//! builds and refreshes of the other groups) for the same instruction set: the same
+//! operations with three-operand encodings and, with AVX-512, 32 registers.
 //!
 //! The kernel is an `unsafe fn` only because it is compiled for AVX
 //! (`#[target_feature]`): calling it on a CPU without AVX would be undefined, so its one
@@ -166,6 +168,38 @@ impl PairKernel {
         }
     }
 
+    /// The solve-substep refresh of two groups that share their `slots` (`g[0]` in half
+    /// 0, `g[1]` in half 1) and have as many wide points each, with their `side` data:
+    /// `wide::refresh_group` of each, with the same bits, eight lanes at a time.
+    /// Returns false, refreshing nothing, where the CPU has no eight-lane kernel.
+    pub(crate) fn refresh(
+        self,
+        g: [&Group; 2],
+        slots: &mut [WideSlot],
+        side: [&mut [WideSide]; 2],
+        moved: &[Velocity],
+        h: f32,
+        params: &BuildParams,
+    ) -> bool {
+        debug_assert_eq!((g[0].half(), g[1].half()), (0, 1));
+        debug_assert_eq!(g[0].slots(), g[1].slots());
+        debug_assert!(slots.len() == side[0].len() && slots.len() == side[1].len());
+        match self.0 {
+            // SAFETY: `detect` found the kernel's features on this CPU.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { refresh_pair_avx512(g, slots, side, moved, h, params) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx => unsafe { refresh_pair_avx(g, slots, side, moved, h, params) },
+            Isa::None => {
+                // Nothing to refresh with (and, off x86-64, nothing that reads these).
+                let _ = (g, slots, side, moved, h, params);
+                return false;
+            }
+        }
+        true
+    }
+
     /// The rows of two groups of isotropic bodies that share their `slots` (`g[0]` in
     /// half 0, `g[1]` in half 1) and have as many wide points each, with their `side`
     /// data and `lanes`, after `wide_build::prepare_group` of each:
@@ -211,7 +245,10 @@ impl PairKernel {
 }
 
 #[cfg(target_arch = "x86_64")]
-use kernel::{build_pair_avx, build_pair_avx512, solve_pair_avx, solve_pair_avx512};
+use kernel::{
+    build_pair_avx, build_pair_avx512, refresh_pair_avx, refresh_pair_avx512, solve_pair_avx,
+    solve_pair_avx512,
+};
 
 /// The eight-lane types and the kernel (x86-64).
 #[cfg(target_arch = "x86_64")]
@@ -859,6 +896,73 @@ mod kernel {
             }
         };
     }
+
+    macro_rules! refresh_kernel {
+        ($name:ident, $feature:literal) => {
+            /// The solve-substep refresh of two groups that share their slots and have
+            /// as many wide points each (see `PairKernel::refresh`): `wide::refresh_group`
+            /// of each, eight lanes at a time, with the same bits.
+            ///
+            /// # Safety
+            ///
+            /// The CPU must have the kernel's features (`PairKernel::detect`).
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn $name(
+                g: [&Group; 2],
+                slots: &mut [WideSlot],
+                side: [&mut [WideSide]; 2],
+                moved: &[Velocity],
+                h: f32,
+                s: &BuildParams,
+            ) {
+                let ma = gather8!(moved, g[0].a, g[1].a);
+                let mb = gather8!(moved, g[0].b, g[1].b);
+                let dn = V8::join(&g[0].dir[0], &g[1].dir[0]);
+                let lin = dn.dot(mb.lin.sub(ma.lin));
+                let (h, inv_dt, zero) = (F8::splat(h), F8::splat(s.inv_dt), F8::zero());
+                let (erp, slop) = (F8::splat(s.erp), F8::splat(s.slop));
+                let max_correction = F8::splat(s.max_correction);
+                let [side0, side1] = side;
+                for ((slot, s0), s1) in slots.iter_mut().zip(side0.iter_mut()).zip(side1) {
+                    let row = &mut slot.rows[0];
+                    let v = |a: &[[Vec4; 2]; 3]| V8 {
+                        x: F8::load(&a[0]),
+                        y: F8::load(&a[1]),
+                        z: F8::load(&a[2]),
+                    };
+                    let (ja, jb) = (v(&row.ang_a), v(&row.ang_b));
+                    let inv_dn = F8::load(&row.inv_d);
+                    // `wide::row_velocity_raw` of the moved velocities.
+                    let raw = ja.dot(ma.ang).add(jb.dot(mb.ang)).add(lin);
+                    let sep = F8::join(s0.sep, s1.sep).add(h.mul(raw));
+                    let b_vel = F8::join(s0.b_vel, s1.b_vel);
+                    // `Vec4::clamp`: `max` then `min`.
+                    let correction = erp
+                        .mul(sep.neg().sub(slop))
+                        .mul(inv_dt)
+                        .max(zero)
+                        .min(max_correction);
+                    let open = sep.gt(zero);
+                    let speculative = sep.mul(inv_dt).mul(inv_dn).select(open, zero);
+                    let push = zero.select(open, correction.mul(inv_dn));
+                    let split_b = if s.split {
+                        b_vel.add(speculative).store(&mut row.b);
+                        Some(push.neg())
+                    } else {
+                        b_vel.add(speculative.sub(push)).store(&mut row.b);
+                        None
+                    };
+                    (s0.sep, s1.sep) = (sep.lo(), sep.hi());
+                    if let Some(split_b) = split_b {
+                        (s0.split_b, s1.split_b) = (split_b.lo(), split_b.hi());
+                    }
+                }
+            }
+        };
+    }
+
+    refresh_kernel!(refresh_pair_avx, "avx");
+    refresh_kernel!(refresh_pair_avx512, "avx512vl");
 
     build_kernel!(build_pair_avx, "avx");
     build_kernel!(build_pair_avx512, "avx512vl");
