@@ -471,6 +471,17 @@ mod kernel {
             }
         }
 
+        /// Both halves of a slot's vector field: a 32-byte load a component.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn load(p: &[[Vec4; 2]; 3]) -> V8 {
+            V8 {
+                x: F8::load(&p[0]),
+                y: F8::load(&p[1]),
+                z: F8::load(&p[2]),
+            }
+        }
+
         /// Into both halves of a slot's vector field.
         #[target_feature(enable = "avx")]
         #[inline]
@@ -581,12 +592,7 @@ mod kernel {
         #[target_feature(enable = "avx")]
         #[inline]
         fn load(r: &SlotRow, (ca, cb): (F8, F8)) -> Row8 {
-            let v = |a: &[[Vec4; 2]; 3]| V8 {
-                x: F8::load(&a[0]),
-                y: F8::load(&a[1]),
-                z: F8::load(&a[2]),
-            };
-            let (ja, jb) = (v(&r.ang_a), v(&r.ang_b));
+            let (ja, jb) = (V8::load(&r.ang_a), V8::load(&r.ang_b));
             Row8 {
                 j_ang_a: ja,
                 j_ang_b: jb,
@@ -925,12 +931,7 @@ mod kernel {
                 let [side0, side1] = side;
                 for ((slot, s0), s1) in slots.iter_mut().zip(side0.iter_mut()).zip(side1) {
                     let row = &mut slot.rows[0];
-                    let v = |a: &[[Vec4; 2]; 3]| V8 {
-                        x: F8::load(&a[0]),
-                        y: F8::load(&a[1]),
-                        z: F8::load(&a[2]),
-                    };
-                    let (ja, jb) = (v(&row.ang_a), v(&row.ang_b));
+                    let (ja, jb) = (V8::load(&row.ang_a), V8::load(&row.ang_b));
                     let inv_dn = F8::load(&row.inv_d);
                     // `wide::row_velocity_raw` of the moved velocities.
                     let raw = ja.dot(ma.ang).add(jb.dot(mb.ang)).add(lin);
