@@ -1232,14 +1232,9 @@ impl WideContacts {
         params: &BuildParams,
         dv: &mut [Velocity],
     ) -> bool {
-        let (Some(a), Some(b)) = (self.groups.get(g0), self.groups.get(g1)) else {
+        let Some((ra, rb)) = self.same_length_pair([g0, g1]) else {
             return false;
         };
-        if !self.shared || a.count != b.count || a.t_blocks || b.t_blocks || a.slots() != b.slots()
-        {
-            return false;
-        }
-        let (ra, rb) = (a.range(), b.range());
         for (g, r) in [(g0, &ra), (g1, &rb)] {
             let first = self.lanes.get(r.start).filter(|_| !r.is_empty());
             wide_build::prepare_group(&mut self.groups[g], first, inputs);
@@ -1262,16 +1257,27 @@ impl WideContacts {
         h: f32,
         params: &BuildParams,
     ) -> bool {
-        let (Some(a), Some(b)) = (self.groups.get(g0), self.groups.get(g1)) else {
+        let Some((ra, rb)) = self.same_length_pair([g0, g1]) else {
             return false;
         };
-        if a.count != b.count || a.slots() != b.slots() {
-            return false;
-        }
-        let (ra, rb) = (a.range(), b.range());
+        let (a, b) = (&self.groups[g0], &self.groups[g1]);
         let side = two_mut(&mut self.side, ra, rb);
         let slots = &mut self.slots[a.slots()];
         self.pairs.refresh([a, b], slots, side, moved, h, params)
+    }
+
+    /// The wide points of the unit `[g0, g1]` where its two groups run as one
+    /// eight-lane kernel outside the sweeps (row build, refresh): they share their
+    /// slots (one thread), have as many wide points each and bodies of isotropic
+    /// inertia (the kernels make `T_ang = J_ang·c`; `plan_units` pairs no others).
+    fn same_length_pair(
+        &self,
+        [g0, g1]: [usize; 2],
+    ) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+        let (a, b) = (self.groups.get(g0)?, self.groups.get(g1)?);
+        let isotropic = !(a.t_blocks || b.t_blocks);
+        let paired = self.shared && isotropic && a.count == b.count && a.slots() == b.slots();
+        paired.then(|| (a.range(), b.range()))
     }
 
     /// The groups, and all their rows (for `wide_build::each_group`).
