@@ -533,6 +533,10 @@ pub(crate) struct WideContacts {
     /// The lane of each store point, `4·wide point + lane` (`u32::MAX`: overflow).
     at: Vec<u32>,
     split_lambda: Vec<Vec4>,
+    /// A split pass wrote `split_lambda` since it was last zeroed (the default single
+    /// pass a step runs after the last solve substep, so the substep refreshes before
+    /// it find them still zero and skip the clearing).
+    split_written: bool,
     /// Each wide point's λ summed over the solve substeps whose λ stayed in the lanes
     /// (n, t₁, t₂ rows); `drain_impulse` moves them into the contact store, or
     /// `write_back` reads them on a step that built no scalar rows.
@@ -1206,6 +1210,7 @@ impl WideContacts {
         };
         self.split_lambda.clear();
         self.split_lambda.resize(n, Vec4::ZERO);
+        self.split_written = false;
         self.impulse.clear();
         self.impulse.resize(n, [Vec4::ZERO; 3]);
         self.schedule.clear();
@@ -1443,6 +1448,7 @@ impl WideContacts {
         symmetric: bool,
         mut last: LastSweep<'_>,
     ) {
+        self.split_written |= last.split.is_some();
         if self.parallel(joints.len()) && !symmetric {
             self.schedule.velocity_sweeps(
                 &self.groups,
@@ -1606,7 +1612,9 @@ impl WideContacts {
                 }
             }
         }
-        self.split_lambda.fill(Vec4::ZERO);
+        if std::mem::take(&mut self.split_written) {
+            self.split_lambda.fill(Vec4::ZERO);
+        }
     }
 
     /// Copy the lanes' λ back into the contact store (overflow points keep their own).
@@ -1741,6 +1749,7 @@ impl WideContacts {
         iterations: u32,
         fused: bool,
     ) {
+        self.split_written = true;
         if fused {
             // The groups' part of the first sweep ran inside the last velocity sweep.
             self.split_overflow(store, pseudo);
@@ -1771,6 +1780,7 @@ impl WideContacts {
 
     /// One sweep of the split-impulse position pass: colours, then overflow.
     pub fn split_sweep(&mut self, store: &mut ContactStore, pseudo: &mut [Velocity]) {
+        self.split_written = true;
         for g in &self.groups {
             let r = g.range();
             split_group(
