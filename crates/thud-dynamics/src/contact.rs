@@ -141,14 +141,23 @@ impl ContactStore {
         ctx: &BuildContext<'_>,
         bodies: &SolverBodies,
     ) {
-        self.inputs.clear();
-        self.source.clear();
         self.restitution.clear();
         self.manifold_points.clear();
-        self.island.clear();
         self.points.clear();
         self.bouncy = false;
         self.rows = false;
+        // The per-point arrays are filled as locals (their lengths stay in registers
+        // instead of going through memory point after point), room made once.
+        let total: usize = manifolds.iter().map(|m| m.manifold.points.len()).sum();
+        let mut inputs = std::mem::take(&mut self.inputs);
+        let mut source = std::mem::take(&mut self.source);
+        let mut island_of = std::mem::take(&mut self.island);
+        inputs.clear();
+        inputs.reserve(total);
+        source.clear();
+        source.reserve(total);
+        island_of.clear();
+        island_of.reserve(total);
         let (mut used, mut warm_started) = (0, 0);
         for (mi, pm) in manifolds.iter().enumerate() {
             let (ka, kb) = (pm.a as usize, pm.b as usize);
@@ -171,31 +180,31 @@ impl ContactStore {
                 ctx.island_root[bb as usize]
             };
             used += 1;
-            let first = self.inputs.len() as u32;
-            // A manifold's points in one `extend` per array: pushed one by one, each
-            // array's length went through memory point after point.
-            let points = &pm.manifold.points;
-            self.inputs.extend(points.iter().map(|cp| PointInput {
-                a: sa,
-                b: sb,
-                normal: pm.manifold.normal,
-                point: cp.point,
-                separation: cp.separation,
-                friction,
-                restitution,
-                warm: [cp.user[0], cp.user[1], cp.user[2]],
-            }));
-            warm_started += points.iter().filter(|cp| cp.user[0] != 0.0).count();
-            self.source
-                .extend((0..points.len() as u32).map(|pi| (mi as u32, pi)));
-            self.island
-                .extend(std::iter::repeat_n(island, points.len()));
-            let count = self.inputs.len() as u32 - first;
-            if count > 0 {
-                self.manifold_points.push((first, count));
-                self.bouncy |= restitution > 0.0;
+            let points = pm.manifold.points.as_slice();
+            if points.is_empty() {
+                continue;
             }
+            let first = inputs.len() as u32;
+            let normal = pm.manifold.normal;
+            for (pi, cp) in points.iter().enumerate() {
+                inputs.push(PointInput {
+                    a: sa,
+                    b: sb,
+                    normal,
+                    point: cp.point,
+                    separation: cp.separation,
+                    friction,
+                    restitution,
+                    warm: [cp.user[0], cp.user[1], cp.user[2]],
+                });
+                warm_started += usize::from(cp.user[0] != 0.0);
+                source.push((mi as u32, pi as u32));
+                island_of.push(island);
+            }
+            self.manifold_points.push((first, points.len() as u32));
+            self.bouncy |= restitution > 0.0;
         }
+        (self.inputs, self.source, self.island) = (inputs, source, island_of);
         (self.manifolds, self.warm_started) = (used, warm_started);
     }
 
