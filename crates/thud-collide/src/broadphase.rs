@@ -10,7 +10,9 @@
 //! **Per call of [`BroadPhase::find_pairs`]:**
 //!
 //! 1. drop listed pairs whose fat boxes no longer overlap (or whose proxies
-//!    were removed, changed set or filter) — one box test per listed pair;
+//!    were removed, changed set or filter) — one box test per listed pair, and
+//!    none at all on a call where no proxy was removed or changed its fat box,
+//!    set or filter (nothing can have gone stale);
 //! 2. for each proxy whose fat box changed since the last call (inserted,
 //!    escaped its fat box in [`BroadPhase::update`], or changed set): query the
 //!    moving tree, and the static tree too if the proxy is moving, and collect
@@ -19,8 +21,8 @@
 //! 4. output the listed pairs whose *tight* boxes overlap.
 //!
 //! A pair can only start overlapping if one of its fat boxes changed, so the
-//! list stays exact. The cost of a step is one box test per listed pair plus
-//! a tree query per moved proxy: bodies that rest or move slowly inside
+//! list stays exact. The cost of a step is one box test per listed pair (two
+//! when something moved) plus a tree query per moved proxy: bodies that rest or move slowly inside
 //! their fat boxes cost nothing, and a static level of any size costs nothing
 //! until something moves near it (its tree is only ever queried, never walked
 //! per step).
@@ -55,6 +57,8 @@ pub struct BroadPhase {
     trees: [Tree; 2],
     pairs: Vec<(u32, u32)>,
     moved: Vec<u32>,
+    /// A proxy was removed since the last `find_pairs` (its pairs are stale).
+    removed: bool,
     fresh: Vec<(u32, u32)>,
     merged: Vec<(u32, u32)>,
     fat_margin: f32,
@@ -87,6 +91,7 @@ impl BroadPhase {
             trees: [Tree::default(), Tree::default()],
             pairs: Vec::new(),
             moved: Vec::new(),
+            removed: false,
             fresh: Vec::new(),
             merged: Vec::new(),
             fat_margin: if fat_margin.is_finite() {
@@ -207,6 +212,7 @@ impl BroadPhase {
         };
         let Some(p) = slot.take() else { return false };
         self.trees[usize::from(p.moving)].remove(p.leaf);
+        self.removed = true;
         true
     }
 
@@ -215,13 +221,20 @@ impl BroadPhase {
     pub fn find_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
         let px = &self.proxies;
         let get = |k: u32| px.get(k as usize).copied().flatten();
-        // 1. Drop stale pairs.
-        self.pairs.retain(|&(a, b)| match (get(a), get(b)) {
-            (Some(pa), Some(pb)) => {
-                (pa.moving || pb.moving) && pa.filter.test(&pb.filter) && pa.fat.overlaps(&pb.fat)
-            }
-            _ => false,
-        });
+        // 1. Drop stale pairs. A listed pair goes stale only when one of its proxies
+        //    is removed or changes its fat box, set or filter (each of which lists it
+        //    in `moved`), so a step where none did keeps the list as it is.
+        if self.removed || !self.moved.is_empty() {
+            self.pairs.retain(|&(a, b)| match (get(a), get(b)) {
+                (Some(pa), Some(pb)) => {
+                    (pa.moving || pb.moving)
+                        && pa.filter.test(&pb.filter)
+                        && pa.fat.overlaps(&pb.fat)
+                }
+                _ => false,
+            });
+            self.removed = false;
+        }
         // 2. New pairs of moved proxies.
         self.fresh.clear();
         self.moved.sort_unstable();
@@ -364,5 +377,51 @@ mod tests {
             bp.find_pairs(&mut out);
             assert_eq!(out, brute(&items), "step {step}");
         }
+    }
+
+    /// Steps where no fat box changes skip the stale-pair pass; a removal, a filter
+    /// change or a change of set alone must still drop the pairs they end.
+    #[test]
+    fn quiet_steps_and_lone_removals_match_brute_force() {
+        let mut bp = BroadPhase::new();
+        let mut items: Vec<Option<(Aabb, bool, CollisionFilter)>> = vec![None; 6];
+        let mut out = Vec::new();
+        let unit =
+            |x: f32| Aabb::from_center_half_extents(Vec3::new(x, 0.0, 0.0), Vec3::splat(0.5));
+        for (k, x) in [0.0, 0.9, 1.8, 2.7, 3.6, 4.5].into_iter().enumerate() {
+            bp.insert(k as u32, unit(x), k != 0, CollisionFilter::ALL);
+            items[k] = Some((unit(x), k != 0, CollisionFilter::ALL));
+        }
+        let mut check = |bp: &mut BroadPhase, items: &[Option<(Aabb, bool, CollisionFilter)>]| {
+            bp.find_pairs(&mut out);
+            assert_eq!(out, brute(items));
+        };
+        check(&mut bp, &items);
+        // Nothing changes: the same list.
+        check(&mut bp, &items);
+        // Small moves inside the fat boxes: tight overlaps end, the pairs stay listed.
+        for k in [2usize, 3] {
+            let d = Vec3::X * if k == 2 { -0.05 } else { 0.05 };
+            let b = unit(0.9 * k as f32 + d.x);
+            bp.update(k as u32, b);
+            items[k].as_mut().unwrap().0 = b;
+        }
+        check(&mut bp, &items);
+        // A removal alone.
+        bp.remove(1);
+        items[1] = None;
+        check(&mut bp, &items);
+        assert!(!bp.pairs.iter().any(|&(a, b)| a == 1 || b == 1));
+        // A filter change alone.
+        bp.set_filter(4, CollisionFilter::new(1, 2));
+        items[4].as_mut().unwrap().2 = CollisionFilter::new(1, 2);
+        check(&mut bp, &items);
+        // A change of set alone: two static neighbours stop pairing.
+        bp.set_moving(3, false);
+        bp.set_moving(2, false);
+        items[3].as_mut().unwrap().1 = false;
+        items[2].as_mut().unwrap().1 = false;
+        check(&mut bp, &items);
+        assert!(!bp.pairs.iter().any(|&p| p == (2, 3)));
     }
 }
