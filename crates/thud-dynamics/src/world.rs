@@ -80,6 +80,9 @@ pub struct World {
     dirty: Vec<u32>,
     /// Per body slot: whether its colliders are marked moving in the broadphase.
     moving: Vec<bool>,
+    /// Per body slot: whether it is dynamic (set by each step's broadphase pass, for
+    /// the pair filter right after it, which would otherwise read two bodies a pair).
+    dynamic: Vec<bool>,
 }
 
 impl Default for World {
@@ -127,6 +130,7 @@ impl World {
             stats: StepStats::default(),
             dirty: Vec::new(),
             moving: Vec::new(),
+            dynamic: Vec::new(),
         }
     }
 
@@ -158,6 +162,7 @@ impl World {
         self.colliders.reserve(additional);
         self.broad.reserve(additional);
         self.moving.reserve(additional);
+        self.dynamic.reserve(additional);
         self.solver_of.reserve(additional);
     }
 
@@ -187,6 +192,7 @@ impl World {
         body.collider_keys = keys;
         let n = self.bodies.capacity();
         self.moving.resize(n, false);
+        self.dynamic.resize(n, false);
         self.solver_of.resize(n, 0);
         self.moving[slot as usize] = moving;
         Ok(handle)
@@ -601,6 +607,7 @@ impl World {
         for i in 0..self.bodies.order().len() {
             let slot = self.bodies.order()[i];
             let b = self.bodies.slot(slot);
+            self.dynamic[slot as usize] = b.kind == BodyKind::Dynamic;
             let moving = Self::is_moving(b);
             if moving != self.moving[slot as usize] {
                 self.moving[slot as usize] = moving;
@@ -620,13 +627,10 @@ impl World {
         self.dirty = dirty;
         self.pairs.clear();
         self.broad.find_pairs(&mut self.pairs);
-        let (cb, bodies, joints) = (&self.colliders.body, &self.bodies, &self.joints);
+        let (cb, dynamic, joints) = (&self.colliders.body, &self.dynamic, &self.joints);
         self.pairs.retain(|&(a, b)| {
             let (sa, sb) = (cb[a as usize], cb[b as usize]);
-            sa != sb
-                && (bodies.slot(sa).kind == BodyKind::Dynamic
-                    || bodies.slot(sb).kind == BodyKind::Dynamic)
-                && !joints.excludes(sa, sb)
+            sa != sb && (dynamic[sa as usize] || dynamic[sb as usize]) && !joints.excludes(sa, sb)
         });
     }
 
