@@ -434,6 +434,6 @@ mod tests {
         items[3].as_mut().unwrap().1 = false;
         items[2].as_mut().unwrap().1 = false;
         check(&mut bp, &items);
-        assert!(!bp.pairs.iter().any(|&p| p == (2, 3)));
+        assert!(!bp.pairs.contains(&(2, 3)));
     }
 }
