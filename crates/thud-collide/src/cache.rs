@@ -89,6 +89,9 @@ pub struct NarrowPhase {
     recomputed: usize,
     /// Scratch manifolds of the single-threaded in-place update, kept between steps.
     scratch: Vec<(u32, u32, Manifold)>,
+    /// Each collider's rotation matrix, made once per in-place update (a collider
+    /// sits in several pairs; `rotation` per pair made two matrices each).
+    rotations: Vec<Mat3A>,
     /// Scratch of the single-threaded full update: a recomputed pair's last manifolds.
     carry: Vec<PairManifold>,
 }
@@ -118,6 +121,7 @@ impl NarrowPhase {
             parallel: true,
             recomputed: 0,
             scratch: Vec::new(),
+            rotations: Vec::new(),
             carry: Vec::new(),
         }
     }
@@ -261,9 +265,12 @@ impl NarrowPhase {
     /// In-place update for an unchanged pair list. Returns false (after leaving
     /// a consistent state behind) if some pair's manifold structure changed.
     fn update_in_place(&mut self, shapes: &[Shape], poses: &[Pose], margin: f32) -> bool {
+        self.rotations.clear();
+        self.rotations.extend(poses.iter().map(rotation));
         let ctx = InPlace {
             shapes,
             poses,
+            rotations: &self.rotations,
             margin,
             match_tol2: self.match_distance * self.match_distance,
             reuse: self.reuse(),
@@ -349,6 +356,8 @@ impl NarrowPhase {
 struct InPlace<'a> {
     shapes: &'a [Shape],
     poses: &'a [Pose],
+    /// `rotation` of each pose.
+    rotations: &'a [Mat3A],
     margin: f32,
     match_tol2: f32,
     reuse: Reuse,
@@ -377,7 +386,7 @@ impl InPlace<'_> {
             let range = st.start as usize - begin..(st.start + st.count) as usize - begin;
             if self.reuse.keeps(&rel, &st.rel) {
                 if !range.is_empty() {
-                    let (ra, rb) = (rotation(pa), rotation(pb));
+                    let (ra, rb) = (self.rotations[ia], self.rotations[ib]);
                     for (m, nl) in ms[range.clone()].iter_mut().zip(&ns[range]) {
                         refresh(&mut m.manifold, *nl, (pa, ra), (pb, rb));
                     }
