@@ -3,9 +3,8 @@
 //! **Structure.** Two dynamic AABB trees (`tree.rs`): one for the static
 //! set, one for the moving set. Each proxy (a caller's collider slot `key`)
 //! keeps the tight box the caller gave (contact margin included; packed in an
-//! array of its own, which the per-pair test reads) and a *fat*
-//! box, the tight box grown by `fat_margin` (10 cm by default), which is what
-//! the tree stores. A persistent, sorted list holds every pair whose fat boxes
+//! array of its own, which the per-pair test reads) and a *fat* box, the tight
+//! box grown by `fat_margin` (10 cm by default), which is what the tree stores. A persistent, sorted list holds every pair whose fat boxes
 //! overlap, that passes the [`CollisionFilter`] test and is not static–static.
 //!
 //! **Per call of [`BroadPhase::find_pairs`]:**
@@ -23,10 +22,10 @@
 //!
 //! A pair can only start overlapping if one of its fat boxes changed, so the
 //! list stays exact. The cost of a step is one box test per listed pair (two
-//! when something moved) plus a tree query per moved proxy: bodies that rest or move slowly inside
-//! their fat boxes cost nothing, and a static level of any size costs nothing
-//! until something moves near it (its tree is only ever queried, never walked
-//! per step).
+//! when something moved) plus a tree query per moved proxy: bodies that rest
+//! or move slowly inside their fat boxes cost nothing, and a static level of
+//! any size costs nothing until something moves near it (its tree is only ever
+//! queried, never walked per step).
 //!
 //! **Why a tree, not sweep-and-prune.** Measured on the standard scenes
 //! (`benches/collide.rs`), sorting along one axis is poor for the scenes we
