@@ -4,8 +4,9 @@
 //! set, one for the moving set. Each proxy (a caller's collider slot `key`)
 //! keeps the tight box the caller gave (contact margin included; packed in an
 //! array of its own, which the per-pair test reads) and a *fat* box, the tight
-//! box grown by `fat_margin` (10 cm by default), which is what the tree stores. A persistent, sorted list holds every pair whose fat boxes
-//! overlap, that passes the [`CollisionFilter`] test and is not static–static.
+//! box grown by `fat_margin` (10 cm by default), which is what the tree stores.
+//! A persistent, sorted list holds every pair whose fat boxes overlap, that
+//! passes the [`CollisionFilter`] test and is not static–static.
 //!
 //! **Per call of [`BroadPhase::find_pairs`]:**
 //!
