@@ -19,9 +19,9 @@
 //! | array | bytes per point | what |
 //! |---|---|---|
 //! | `inputs` | 56 | [`PointInput`]: bodies, normal, point, separation, materials, warm start |
-//! | `source` | 8 | (manifold index, point index) in the narrowphase, for write-back |
-//! | `island` | 4 | island root, for the exact mode |
 //! | `manifold_points` | 8 per manifold | (first point, count): the unit the colouring packs |
+//! | `manifold_source` | 4 per manifold | its index in the narrowphase's list, for write-back |
+//! | `manifold_island` | 4 per manifold | its island root, for the exact mode |
 //! | `points` | 240 | [`ContactRows`]: bodies, inverse masses, μ, the normal row's `J̃ₙ·Vnc`, three rows (`build_rows`) |
 //! | `split_b`, `split_lambda` | 8 | split-impulse position rows (`build_rows`) |
 //! | `impulse` | 12 | the step's impulses, summed over its solve substeps (`build_rows`) |
@@ -87,7 +87,6 @@ pub(crate) struct ContactStore {
     /// What each point's rows are built from (store order).
     pub inputs: Vec<PointInput>,
     pub points: Vec<ContactRows>,
-    pub source: Vec<(u32, u32)>,
     pub split_b: Vec<f32>,
     pub split_lambda: Vec<f32>,
     /// Each point's impulses summed over the step's solve substeps (N·s).
@@ -97,8 +96,11 @@ pub(crate) struct ContactStore {
     pub bounce: Vec<Option<f32>>,
     /// (first point, point count) of each manifold with points, in store order.
     pub manifold_points: Vec<(u32, u32)>,
-    /// Island root (body slot) of each point, for the exact mode.
-    pub island: Vec<u32>,
+    /// Each manifold's index in the narrowphase's list (its points are that
+    /// manifold's, in order), for the write-back.
+    pub manifold_source: Vec<u32>,
+    /// Island root (body slot) of each manifold, for the exact mode.
+    pub manifold_island: Vec<u32>,
     /// Scratch: rows per island root (the exact mode's size check).
     pub island_rows: Vec<u32>,
     /// Points of the islands the exact mode takes this step (`exact::takes_any`); their
@@ -131,7 +133,8 @@ pub(crate) struct BuildContext<'a> {
 
 impl ContactStore {
     /// Take this step's points from the manifolds, in store order: what each point's
-    /// rows are built from (`inputs`), where it came from, its manifold and island. The
+    /// rows are built from (`inputs`); each manifold's points, where it came from and
+    /// its island. The
     /// rows themselves are built in the solver's lanes (`wide_build.rs`); the store's
     /// own scalar rows only by [`build_rows`](Self::build_rows), for the steps that
     /// read them.
@@ -143,21 +146,17 @@ impl ContactStore {
     ) {
         self.restitution.clear();
         self.manifold_points.clear();
+        self.manifold_source.clear();
+        self.manifold_island.clear();
         self.points.clear();
         self.bouncy = false;
         self.rows = false;
-        // The per-point arrays are filled as locals (their lengths stay in registers
+        // The per-point array is filled as a local (its length stays in a register
         // instead of going through memory point after point), room made once.
         let total: usize = manifolds.iter().map(|m| m.manifold.points.len()).sum();
         let mut inputs = std::mem::take(&mut self.inputs);
-        let mut source = std::mem::take(&mut self.source);
-        let mut island_of = std::mem::take(&mut self.island);
         inputs.clear();
         inputs.reserve(total);
-        source.clear();
-        source.reserve(total);
-        island_of.clear();
-        island_of.reserve(total);
         let (mut used, mut warm_started) = (0, 0);
         for (mi, pm) in manifolds.iter().enumerate() {
             let (ka, kb) = (pm.a as usize, pm.b as usize);
@@ -186,7 +185,7 @@ impl ContactStore {
             }
             let first = inputs.len() as u32;
             let normal = pm.manifold.normal;
-            for (pi, cp) in points.iter().enumerate() {
+            for cp in points {
                 inputs.push(PointInput {
                     a: sa,
                     b: sb,
@@ -198,13 +197,13 @@ impl ContactStore {
                     warm: [cp.user[0], cp.user[1], cp.user[2]],
                 });
                 warm_started += usize::from(cp.user[0] != 0.0);
-                source.push((mi as u32, pi as u32));
-                island_of.push(island);
             }
             self.manifold_points.push((first, points.len() as u32));
+            self.manifold_source.push(mi as u32);
+            self.manifold_island.push(island);
             self.bouncy |= restitution > 0.0;
         }
-        (self.inputs, self.source, self.island) = (inputs, source, island_of);
+        self.inputs = inputs;
         (self.manifolds, self.warm_started) = (used, warm_started);
     }
 
@@ -285,13 +284,15 @@ impl ContactStore {
         self.rows = true;
         match self.manifold_points.last_mut() {
             Some(last) if extend => last.1 += 1,
-            _ => self.manifold_points.push((i, 1)),
+            _ => {
+                self.manifold_points.push((i, 1));
+                self.manifold_source.push(0);
+                self.manifold_island.push(0);
+            }
         }
         let (rows, extra) = build_point(bodies, &input, params);
         self.inputs.push(input);
         self.points.push(rows);
-        self.source.push((0, 0));
-        self.island.push(0);
         self.split_b.push(extra.split_b);
         self.split_lambda.push(0.0);
         self.impulse.push([0.0; 3]);
@@ -346,10 +347,17 @@ impl ContactStore {
     /// the most converged) and the step's, summed over its solve substeps (what
     /// `World::contacts` reports).
     pub fn write_back(&self, manifolds: &mut [PairManifold]) {
-        for ((c, sum), &(mi, pi)) in self.points.iter().zip(&self.impulse).zip(&self.source) {
-            let p = &mut manifolds[mi as usize].manifold.points[pi as usize];
-            let [n, t1, t2] = c.rows.each_ref().map(|r| r.lambda);
-            p.user = [n, t1, t2, sum[0], sum[1], sum[2]];
+        for (&(first, n), &mi) in self.manifold_points.iter().zip(&self.manifold_source) {
+            let range = first as usize..(first + n) as usize;
+            let points = &mut manifolds[mi as usize].manifold.points;
+            for ((c, sum), p) in self.points[range.clone()]
+                .iter()
+                .zip(&self.impulse[range])
+                .zip(points.iter_mut())
+            {
+                let [n, t1, t2] = c.rows.each_ref().map(|r| r.lambda);
+                p.user = [n, t1, t2, sum[0], sum[1], sum[2]];
+            }
         }
     }
 

@@ -389,8 +389,11 @@ fn islands_where(
     j: &JointRows,
     keep: impl Fn(u32) -> bool,
 ) -> Vec<(u32, Vec<u32>, Vec<u32>)> {
-    let mut order: Vec<(u32, Source)> = (0..c.inputs.len() as u32)
-        .map(|i| (c.island[i as usize], Source::Point(i, 0)))
+    let points = c.manifold_points.iter().zip(&c.manifold_island);
+    let mut order: Vec<(u32, Source)> = points
+        .flat_map(|(&(first, n), &root)| {
+            (first..first + n).map(move |i| (root, Source::Point(i, 0)))
+        })
         .chain((0..j.rows.len() as u32).map(|r| (j.island[r as usize], Source::Joint(r))))
         .filter(|e| keep(e.0))
         .collect();
@@ -419,20 +422,24 @@ pub(crate) fn any_small_island(c: &mut ContactStore, j: &JointRows, max_rows: us
     }
     // The largest root in one pass (`u32::MAX`, a point outside every island, is the
     // largest of all).
-    let top = c.island.iter().chain(&j.island).fold(0, |m, &r| m.max(r));
+    let top = c
+        .manifold_island
+        .iter()
+        .chain(&j.island)
+        .fold(0, |m, &r| m.max(r));
     if top == u32::MAX {
         return true;
     }
     let count = &mut c.island_rows;
     count.resize(top as usize + 1, 0);
-    // Runs of one root (a manifold's points, often a whole island's) are added up in a
-    // register: one counter bumped point after point waits on its own last store.
-    let mut add = |roots: &[u32], rows: u32| {
-        let Some(&first) = roots.first() else {
+    // Runs of one root (often a whole island's manifolds) are added up in a register:
+    // one counter bumped entry after entry waits on its own last store.
+    let mut add = |roots: &mut dyn Iterator<Item = (u32, u32)>| {
+        let Some((first, rows)) = roots.next() else {
             return;
         };
-        let (mut root, mut run) = (first, 0);
-        for &r in roots {
+        let (mut root, mut run) = (first, rows);
+        for (r, rows) in roots {
             if r != root {
                 count[root as usize] += run;
                 (root, run) = (r, 0);
@@ -441,8 +448,9 @@ pub(crate) fn any_small_island(c: &mut ContactStore, j: &JointRows, max_rows: us
         }
         count[root as usize] += run;
     };
-    add(&c.island, 3);
-    add(&j.island, 1);
+    let manifolds = c.manifold_island.iter().zip(&c.manifold_points);
+    add(&mut manifolds.map(|(&r, &(_, n))| (r, 3 * n)));
+    add(&mut j.island.iter().map(|&r| (r, 1)));
     count.iter().any(|&k| k > 0 && k as usize <= max_rows)
 }
 

@@ -352,33 +352,30 @@ pub(crate) struct LastSweep<'a> {
 /// point) in the narrowphase's list, and that list.
 #[derive(Debug)]
 pub(crate) struct WriteBack<'a> {
-    pub source: &'a [(u32, u32)],
+    /// Each store manifold's index in the narrowphase's list
+    /// (`ContactStore::manifold_source`).
+    pub source: &'a [u32],
     pub manifolds: &'a mut [thud_collide::PairManifold],
 }
 
 /// `write_back` for one group's wide points (their slots `slots`, half `h`, their
-/// summed impulses `sums`, their lanes' store points `lanes`), while they are in cache.
-/// Lane by lane: a lane's store points are its manifold's points in order (point `k` in
-/// wide point `k`), so each lane finds its narrowphase manifold once.
+/// summed impulses `sums`, the store manifold of each lane `manifolds`), while they are
+/// in cache. Lane by lane: a lane's store points are its manifold's points in order
+/// (point `k` in wide point `k`), so each lane finds its narrowphase manifold once.
 fn write_lanes(
     slots: &[WideSlot],
     h: usize,
     sums: &[[Vec4; 3]],
-    lanes: &[[u32; 4]],
+    manifolds: &[u32; 4],
     wb: &mut WriteBack<'_>,
 ) {
-    let Some(first) = lanes.first() else {
-        return;
-    };
-    for (l, &i0) in first.iter().enumerate() {
-        if i0 == u32::MAX {
+    for (l, &m) in manifolds.iter().enumerate() {
+        if m == u32::MAX {
             continue;
         }
-        let (mi, _) = wb.source[i0 as usize];
+        let mi = wb.source[m as usize];
         let points = &mut wb.manifolds[mi as usize].manifold.points;
-        for (k, ((slot, sum), cp)) in slots.iter().zip(sums).zip(points.iter_mut()).enumerate() {
-            debug_assert_eq!(lanes[k][l], i0 + k as u32);
-            debug_assert_eq!(wb.source[(i0 as usize) + k], (mi, k as u32));
+        for ((slot, sum), cp) in slots.iter().zip(sums).zip(points.iter_mut()) {
             let [n, t1, t2] = slot.lambdas(h).map(|v| v[l]);
             let [sn, s1, s2] = sum.map(|s| s[l]);
             cp.user = [n, t1, t2, sn, s1, s2];
@@ -530,6 +527,9 @@ pub(crate) struct WideContacts {
     /// Beside each wide point: what the passes between the sweeps read.
     side: Vec<WideSide>,
     lanes: Vec<[u32; 4]>,
+    /// Each group's store manifold in each lane (`u32::MAX`: an empty lane), for the
+    /// write-back.
+    lane_manifolds: Vec<[u32; 4]>,
     /// The lane of each store point, `4·wide point + lane` (`u32::MAX`: overflow).
     at: Vec<u32>,
     split_lambda: Vec<Vec4>,
@@ -1080,6 +1080,7 @@ impl WideContacts {
             self.groups.clear();
             self.color_groups.clear();
             self.lanes.clear();
+            self.lane_manifolds.clear();
             self.at.clear();
             self.at.resize(pts.len(), u32::MAX);
             let mut t_next = 0;
@@ -1091,6 +1092,7 @@ impl WideContacts {
                 self.sorted
                     .sort_unstable_by_key(|&m| (std::cmp::Reverse(mp[m as usize].1), m));
                 for chunk in self.sorted.chunks(4) {
+                    let mut manifolds = [u32::MAX; 4];
                     let mut g = Group {
                         first: self.lanes.len() as u32,
                         count: chunk.iter().map(|&m| mp[m as usize].1).max().unwrap_or(0),
@@ -1102,6 +1104,7 @@ impl WideContacts {
                     for (l, &m) in chunk.iter().enumerate() {
                         let (s, n) = mp[m as usize];
                         let first = &pts[s as usize];
+                        manifolds[l] = m;
                         g.a[l] = first.a;
                         g.b[l] = first.b;
                         g.inv_mass_a[l] = bodies.inv_mass[first.a as usize];
@@ -1127,6 +1130,7 @@ impl WideContacts {
                         t_next += g.count;
                     }
                     self.groups.push(g);
+                    self.lane_manifolds.push(manifolds);
                 }
                 self.color_groups.push((start, self.groups.len() as u32));
             }
@@ -1383,7 +1387,8 @@ impl WideContacts {
         let kernel = self.pairs;
         let (first, n) = (range.start, range.len());
         for i in 0..n {
-            let [g0, g1] = self.units[if back { first + n - 1 - i } else { first + i }];
+            let unit = self.units[if back { first + n - 1 - i } else { first + i }];
+            let [g0, g1] = unit;
             let g = &self.groups[g0 as usize];
             let h = self.groups.get(g1 as usize);
             match h {
@@ -1402,7 +1407,7 @@ impl WideContacts {
                 }
             }
             if let Some(last) = last.as_deref_mut() {
-                for g in std::iter::once(g).chain(h) {
+                for (g, gi) in std::iter::once(g).chain(h).zip(unit) {
                     let (r, t) = (g.range(), &self.t[g.t_range()]);
                     let slots = &self.slots[g.slots()];
                     if let Some(pseudo) = last.split.as_deref_mut() {
@@ -1418,7 +1423,8 @@ impl WideContacts {
                             }
                         }
                         if let Some(wb) = last.write.as_mut() {
-                            write_lanes(slots, g.half(), sums, &self.lanes[r], wb);
+                            let manifolds = &self.lane_manifolds[gi as usize];
+                            write_lanes(slots, g.half(), sums, manifolds, wb);
                         }
                     }
                 }
@@ -1700,15 +1706,20 @@ impl WideContacts {
     /// store's rows (for the steps that built none and did not do it in their last
     /// sweep, [`WriteBack`]).
     pub fn write_back(&self, store: &ContactStore, manifolds: &mut [thud_collide::PairManifold]) {
-        for (&at, &(mi, pi)) in self.at.iter().zip(&store.source) {
-            if at == u32::MAX {
-                continue;
+        let sources = store.manifold_points.iter().zip(&store.manifold_source);
+        for (&(first, n), &mi) in sources {
+            let at = &self.at[first as usize..(first + n) as usize];
+            let points = &mut manifolds[mi as usize].manifold.points;
+            for (&at, p) in at.iter().zip(points.iter_mut()) {
+                if at == u32::MAX {
+                    continue;
+                }
+                let (w, l) = ((at / 4) as usize, (at % 4) as usize);
+                let (slot, h) = self.slot_of(w);
+                let [n, t1, t2] = slot.lambdas(h).map(|v| v[l]);
+                let [sn, s1, s2] = self.impulse[w].map(|s| s[l]);
+                p.user = [n, t1, t2, sn, s1, s2];
             }
-            let (w, l) = ((at / 4) as usize, (at % 4) as usize);
-            let (slot, h) = self.slot_of(w);
-            let [n, t1, t2] = slot.lambdas(h).map(|v| v[l]);
-            let [sn, s1, s2] = self.impulse[w].map(|s| s[l]);
-            manifolds[mi as usize].manifold.points[pi as usize].user = [n, t1, t2, sn, s1, s2];
         }
     }
 
@@ -2130,12 +2141,7 @@ mod tests {
             // narrowphase manifold's, in order), here in reverse manifold order.
             let mp = &store.manifold_points;
             let nm = mp.len() as u32;
-            let mut source = vec![(0, 0); store.inputs.len()];
-            for (m, &(first, count)) in mp.iter().enumerate() {
-                for k in 0..count {
-                    source[(first + k) as usize] = (nm - 1 - m as u32, k);
-                }
-            }
+            let source: Vec<u32> = (0..nm).map(|m| nm - 1 - m).collect();
             let point = thud_collide::ContactPoint {
                 local_a: Vec3::ZERO,
                 local_b: Vec3::ZERO,
@@ -2181,7 +2187,7 @@ mod tests {
                 .map(f32::to_bits)
                 .collect();
             if !fused {
-                store.source = source;
+                store.manifold_source = source;
                 wide.write_back(&store, &mut manifolds);
             }
             let written: Vec<u32> = manifolds

@@ -916,7 +916,7 @@ impl World {
         // On the step's last substep the lanes' λ and sums go back to the narrowphase in
         // that same sweep too (else `integrate` writes them back).
         self.written_back = last && summed;
-        let source = std::mem::take(&mut self.contacts.source);
+        let source = std::mem::take(&mut self.contacts.manifold_source);
         let write = self.written_back.then(|| crate::wide::WriteBack {
             source: &source,
             manifolds: self.narrow.manifolds_mut(),
@@ -934,7 +934,7 @@ impl World {
                 write,
             },
         );
-        self.contacts.source = source;
+        self.contacts.manifold_source = source;
         if in_store {
             self.wide.unpack(&mut self.contacts);
         }
