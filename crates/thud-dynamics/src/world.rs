@@ -820,9 +820,10 @@ impl World {
     }
 
     /// Between two solve substeps of `h`: contacts advance their separations by the
-    /// move just made, bodies take their new velocities and centres of mass (keeping
-    /// the step's world inertia, as the rows keep their blocks), normal rows their new
-    /// stabilization; joint rows are built again from the moved poses.
+    /// move just made (the bodies took their new velocities and centres of mass in
+    /// [`next_substep_body`], keeping the step's world inertia as the rows keep their
+    /// blocks), normal rows their new stabilization; joint rows are built again from
+    /// the moved poses.
     ///
     /// The rows keep the `b̃ = J̃·Vnc` of the step's first substep (`vnc`); how far a
     /// body's `Vnc` has moved since goes into its `dV` instead
@@ -830,29 +831,9 @@ impl World {
     /// `b̃ + J̃·(Vnc_k − Vnc₀ + T·λ) = J̃·Vnc_k + J̃·T·λ` for every row, so only the
     /// normal rows' stabilization needs rewriting (`docs/dynamics.md`).
     fn refresh_rows(&mut self, h: f32) {
+        // The bodies took their new velocities and centres of mass in the `integrate`
+        // just before (`next_substep_body`), while each was at hand.
         let s = &self.settings;
-        let sb = &mut self.solver;
-        for i in 1..sb.len() {
-            // The velocity the poses just moved with, kept in `pseudo` (cleared below).
-            let (vnc, dv, p) = (sb.vnc[i], sb.dv[i], &mut sb.pseudo[i]);
-            p.lin += vnc.lin + dv.lin;
-            p.ang += vnc.ang + dv.ang;
-            let b = self.bodies.slot(sb.body[i]);
-            sb.com[i] = com_at(&b.pose, b.local_com);
-            if b.kind == BodyKind::Dynamic {
-                let u0 = Velocity {
-                    lin: b.linear_velocity,
-                    ang: b.angular_velocity,
-                };
-                let input = force_input(b, s, sb.inv_inertia[i]);
-                sb.v0[i] = u0;
-                let next = velocity_without_contact(u0, &input, h);
-                let (now, dv) = (&mut sb.vnc_now[i], &mut sb.dv[i]);
-                dv.lin += next.lin - now.lin;
-                dv.ang += next.ang - now.ang;
-                *now = next;
-            }
-        }
         let params = build_params(s, h, self.split_passes);
         self.contacts.restitution.clear();
         if self.store_rows {
@@ -975,8 +956,10 @@ impl World {
         }
     }
 
-    /// Move the solver's bodies by `h`; the `last` solve substep of a step also lands
-    /// kinematic bodies on their targets, clears forces and writes the impulses back.
+    /// Move the solver's bodies by `h`; a solve substep before the `last` also gives
+    /// each body its state for the next one ([`next_substep_body`]); the `last` solve
+    /// substep of a step lands kinematic bodies on their targets, clears forces and
+    /// writes the impulses back.
     fn integrate(&mut self, h: f32, last: bool) {
         let (max_lin, max_ang) = (
             self.settings.max_linear_velocity,
@@ -1013,6 +996,7 @@ impl World {
                 b.angular_velocity = u.ang;
             }
             if !last {
+                next_substep_body(&mut self.solver, i, b, &self.settings, h);
                 continue;
             }
             if let Some(t) = b.kinematic_target.take() {
@@ -1073,6 +1057,32 @@ impl World {
 }
 
 /// What the integrator needs of a dynamic body for its velocity without contact.
+/// After solver body `i` (`b`) moved in a solve substep of `h` that is not the step's
+/// last: the next substep's state of the body. `pseudo` keeps the velocity the pose just
+/// moved with (`Vnc + dV`; `refresh_rows` advances the contacts by it, then clears it),
+/// the centre of mass is the moved pose's, and a dynamic body's velocity without
+/// contact is taken again from its new velocity (`v0`, `vnc_now`), the difference going
+/// into its `dV` (see `refresh_rows`).
+fn next_substep_body(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h: f32) {
+    let (vnc, dv, p) = (sb.vnc[i], sb.dv[i], &mut sb.pseudo[i]);
+    p.lin += vnc.lin + dv.lin;
+    p.ang += vnc.ang + dv.ang;
+    sb.com[i] = com_at(&b.pose, b.local_com);
+    if b.kind == BodyKind::Dynamic {
+        let u0 = Velocity {
+            lin: b.linear_velocity,
+            ang: b.angular_velocity,
+        };
+        let input = force_input(b, s, sb.inv_inertia[i]);
+        sb.v0[i] = u0;
+        let next = velocity_without_contact(u0, &input, h);
+        let (now, dv) = (&mut sb.vnc_now[i], &mut sb.dv[i]);
+        dv.lin += next.lin - now.lin;
+        dv.ang += next.ang - now.ang;
+        *now = next;
+    }
+}
+
 fn force_input(b: &Body, s: &Settings, inv_i: Mat3) -> ForceInput {
     ForceInput {
         gravity: s.gravity * b.gravity_scale,
