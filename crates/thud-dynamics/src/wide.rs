@@ -444,6 +444,11 @@ impl Group {
         self.friction
     }
 
+    /// Set the lanes' friction coefficients (`wide_build::prepare_group`).
+    pub(crate) fn set_friction(&mut self, friction: Vec4) {
+        self.friction = friction;
+    }
+
     /// Lanes whose body a (bits 0–3) or b (bits 4–7) can move.
     pub(crate) fn movable(&self) -> u8 {
         self.movable
@@ -1049,17 +1054,17 @@ impl WideContacts {
         let mut reuse = self.coloring.reused && store.manifold_points == self.last_points;
         if reuse {
             // The same colouring over the same manifolds and points: the same groups and
-            // lanes. Only what the bodies and materials may have changed is read again
-            // (a body whose inertia stopped or started being isotropic regroups).
+            // lanes, with the same bodies. Only what the bodies may have changed is read
+            // again (a body whose inertia stopped or started being isotropic regroups);
+            // the materials with the rows (`wide_build::prepare_group`).
             'groups: for g in &mut self.groups {
                 for (l, &i) in self.lanes[g.first as usize].iter().enumerate() {
                     if i != u32::MAX {
-                        let first = &pts[i as usize];
-                        g.inv_mass_a[l] = bodies.inv_mass[first.a as usize];
-                        g.inv_mass_b[l] = bodies.inv_mass[first.b as usize];
-                        g.friction[l] = first.friction;
+                        let (a, b) = (g.a[l], g.b[l]);
+                        g.inv_mass_a[l] = bodies.inv_mass[a as usize];
+                        g.inv_mass_b[l] = bodies.inv_mass[b as usize];
                         if !g.t_blocks {
-                            match (iso(first.a), iso(first.b)) {
+                            match (iso(a), iso(b)) {
                                 (Some(ca), Some(cb)) => {
                                     g.inv_i_a[l] = ca;
                                     g.inv_i_b[l] = cb;
@@ -1109,7 +1114,6 @@ impl WideContacts {
                         g.b[l] = first.b;
                         g.inv_mass_a[l] = bodies.inv_mass[first.a as usize];
                         g.inv_mass_b[l] = bodies.inv_mass[first.b as usize];
-                        g.friction[l] = first.friction;
                         let movable = |i: u32| !fixed[i as usize];
                         g.movable |=
                             u8::from(movable(first.a)) << l | u8::from(movable(first.b)) << (l + 4);

@@ -163,17 +163,22 @@ pub(crate) struct GroupRows<'a> {
 }
 
 /// What a group's rows share, set once before its points' rows: each body's share of
-/// the basis hand-back ([`crate::wide::shares`]) and the rows' directions — every lane's
-/// manifold normal (from its first point, `first`: a manifold's points share its
-/// normal, so its tangents too; an empty lane `Y`) and its tangents.
+/// the basis hand-back ([`crate::wide::shares`]), the lanes' friction coefficients and
+/// the rows' directions — every lane's manifold normal (from its first point, `first`:
+/// a manifold's points share its normal and material, so its tangents too; an empty
+/// lane `Y`) and its tangents.
 #[inline(always)]
 pub(crate) fn prepare_group(g: &mut Group, first: Option<&[u32; 4]>, inputs: &[PointInput]) {
     (g.share_a, g.share_b) = crate::wide::shares(g.inv_mass_a, g.inv_mass_b);
     if let Some(lanes) = first {
         let mut n = V3::default();
+        let mut friction = Vec4::ZERO;
         for (l, &i) in lanes.iter().enumerate() {
-            n.set(l, inputs.get(i as usize).map_or(Vec3::Y, |p| p.normal));
+            let input = inputs.get(i as usize);
+            n.set(l, input.map_or(Vec3::Y, |p| p.normal));
+            friction[l] = input.map_or(0.0, |p| p.friction);
         }
+        g.set_friction(friction);
         let (t1, t2) = tangents(n);
         g.dir = [n, t1, t2];
     }
