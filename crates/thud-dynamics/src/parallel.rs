@@ -1,28 +1,37 @@
 //! Parallel sweeps that give the serial sweep's answer bit for bit.
 //!
-//! The serial packed sweep (`wide.rs`) runs the groups `g = 0, 1, …, G−1` in order, then
-//! again for the next iteration. A group update reads and writes only the `dV` of its
+//! The serial packed sweep (`wide.rs`) runs its *units* — one group, or two groups run
+//! as one eight-lane kernel (`wide::plan_units`) — `u = 0, 1, …, U−1` in order, then
+//! again for the next iteration. A unit's update reads and writes only the `dV` of its
 //! own movable bodies (and its own rows), so two updates commute unless they share a
-//! movable body. If every group waits, for each of its movable bodies, for the group that
+//! movable body. If every unit waits, for each of its movable bodies, for the unit that
 //! touched that body just before it in the serial order, then every body's `dV` passes
 //! through the same updates, in the same order, with the same values, whatever the
 //! number of threads and whatever the timing: the answer is the serial one exactly.
 //!
 //! ```text
-//!   task (s, g)          sweep s, group g (serial order: s·G + g)
-//!   dep(g, X)            previous group on body X in the same sweep  → done ≥ s + 1
-//!                        none: the last group on X in the sweep before → done ≥ s
-//!   done[slot]           sweeps finished by the group in that slot (stored with
+//!   task (s, u)          sweep s, unit u (serial order: s·U + u)
+//!   dep(u, X)            previous unit on body X in the same sweep  → done ≥ s + 1
+//!                        none: the last unit on X in the sweep before → done ≥ s
+//!   done[slot]           sweeps finished by the unit in that slot (stored with
 //!                        Release after its scatter, read with Acquire by its waiters)
 //! ```
 //!
-//! The waits form chains along each body, so task `(s, g)` also runs after `(s − 1, g)`
-//! (its first body's chain leads back to it) and a group's rows are never touched by two
-//! threads at once. No level barriers: a group starts as soon as its bodies are free, so
+//! The waits form chains along each body, so task `(s, u)` also runs after `(s − 1, u)`
+//! (its first body's chain leads back to it) and a unit's rows are never touched by two
+//! threads at once. No level barriers: a unit starts as soon as its bodies are free, so
 //! the top of a stack in sweep `s` overlaps the bottom in sweep `s + 1`.
 //!
-//! **Parts.** The groups are cut into one part per pool thread by body index, balanced
-//! by wide points; a part keeps its groups in sweep order and its progress counters in
+//! A task runs its unit exactly as the serial sweep does: a pair whose groups share
+//! their slots (`wide::assign_slots`; with a schedule every unit has slots of its own)
+//! in the eight-lane kernel, with the threads' shared `dV` behind the kernel's
+//! [`Velocities`] access. The solve's last sweep also does, unit by unit, what rides
+//! along the serial last sweep (`wide::LastSweep`: the split pass's first sweep, the
+//! impulse sums, the write-back), under the same ownership: the pseudo-velocities of a
+//! unit's movable bodies pass from unit to unit in the order `dV` does.
+//!
+//! **Parts.** The units are cut into one part per pool thread by body index, balanced
+//! by wide points; a part keeps its units in sweep order and its progress counters in
 //! its own run of slots, so a thread writes its own cache lines. A thread claims a part
 //! and runs, of the parts it owns, always the task that comes first in the serial order.
 //! When a wait names a part nobody has claimed after 1 ms (its thread is late or busy),
@@ -30,8 +39,14 @@
 //! pool: the earliest unfinished task has all its dependencies done, and its part is
 //! either owned — then its owner runs it next — or unclaimed, and then claimed by the
 //! first thread that waits on it or runs out of work. Waits across parts cost a
-//! cache-line hand-over each; when there are more than one per two groups (a pile whose
+//! cache-line hand-over each; when there are more than one per two units (a pile whose
 //! bodies have mixed) the step keeps the serial sweep.
+//!
+//! Cutting by place along gravity instead (left and right halves of a pyramid) was
+//! measured and dropped: a level of the sequential order is a diagonal front across
+//! the whole pyramid, so an eight-manifold unit spans about twenty box widths and
+//! 1 700 of `pyramid_100`'s 1 981 units then waited on the other part (426 cut by
+//! body index, which follows the rows).
 //!
 //! The only `unsafe` of the engine is here: the threads share the `dV` array and the
 //! packed rows through raw pointers, with the exclusive access argued above.
@@ -46,8 +61,10 @@ use smallvec::SmallVec;
 
 use crate::solver_body::Velocity;
 use crate::wide::{
-    GaussSeidel, Group, Sor, Velocities, WideSide, WideSlot, WideT, solve_group, split_group,
+    self, GaussSeidel, Group, LastSweep, ManifoldPoints, Sor, Velocities, WideSide, WideSlot,
+    WideT, solve_group, split_group,
 };
+use crate::wide_avx::PairKernel;
 
 /// Marks a dependency on the previous sweep.
 const WRAP: u32 = 1 << 31;
@@ -136,13 +153,21 @@ impl Schedule {
         self.deps.clear();
     }
 
-    /// Dependencies of `groups` (in sweep order) over `bodies` solver bodies, and their
-    /// split into `parts` parts of about equal work.
-    pub fn build(&mut self, groups: &[Group], bodies: usize, parts: usize) {
+    /// Dependencies of the sweep's `units` (one group or two run as one, in sweep order,
+    /// `wide::plan_units`) over `bodies` solver bodies, and their split into `parts`
+    /// parts of about equal work. A task is one unit.
+    pub fn build(&mut self, units: &[[u32; 2]], groups: &[Group], bodies: usize, parts: usize) {
+        let movable = |u: &[u32; 2]| {
+            let [g0, g1] = *u;
+            [g0, g1]
+                .into_iter()
+                .filter_map(|g| groups.get(g as usize))
+                .flat_map(Group::movable_bodies)
+        };
         self.last.clear();
         self.last.resize(bodies, NONE);
-        for (g, grp) in groups.iter().enumerate() {
-            for b in grp.movable_bodies() {
+        for (g, unit) in units.iter().enumerate() {
+            for b in movable(unit) {
                 self.last[b as usize] = g as u32;
             }
         }
@@ -151,9 +176,9 @@ impl Schedule {
         self.deps.clear();
         self.start.clear();
         self.start.push(0);
-        for (g, grp) in groups.iter().enumerate() {
+        for (g, unit) in units.iter().enumerate() {
             let first = self.deps.len();
-            for b in grp.movable_bodies() {
+            for b in movable(unit) {
                 let p = &mut self.prev[b as usize];
                 let dep = if *p == NONE {
                     self.last[b as usize] | WRAP
@@ -172,11 +197,11 @@ impl Schedule {
             }
             self.start.push(self.deps.len() as u32);
         }
-        self.split(groups, bodies, parts.max(1));
+        self.split(units, groups, bodies, parts.max(1));
         // Progress is kept per slot (position in `parts`), so each thread writes its own
         // run of counters and only the rare cross-part waits read another's.
         self.last.clear();
-        self.last.resize(groups.len(), 0);
+        self.last.resize(units.len(), 0);
         for (slot, &g) in self.parts.iter().enumerate() {
             self.last[g as usize] = slot as u32;
         }
@@ -186,33 +211,35 @@ impl Schedule {
         // Waits that cross parts are the price of the split: at more than one per two
         // groups (a pile whose bodies have mixed) the sweeps stay on one thread.
         let mut cross = 0usize;
-        for g in 0..groups.len() {
+        for g in 0..units.len() {
             let mine = self.part_of[self.last[g] as usize];
             for &d in &self.deps[self.start[g] as usize..self.start[g + 1] as usize] {
                 cross += usize::from(self.part_of[(d & !WRAP) as usize] != mine);
             }
         }
-        if 2 * cross > groups.len() {
+        if 2 * cross > units.len() {
             self.clear();
             return;
         }
-        self.done.truncate(groups.len());
-        self.done.resize_with(groups.len(), || AtomicU32::new(0));
+        self.done.truncate(units.len());
+        self.done.resize_with(units.len(), || AtomicU32::new(0));
         self.claimed.truncate(parts);
         self.claimed.resize_with(parts, || AtomicBool::new(false));
     }
 
-    /// Parts by body index: a group belongs to the part of its first movable body, and
+    /// Parts by body index: a unit belongs to the part of its first movable body, and
     /// the bodies are cut into runs of about equal work (wide points). Bodies near in
     /// index are near in the scene for built scenes (a stack's rows, a pile's layers),
-    /// so few groups wait on another part. The split changes only the speed, never the
+    /// so few units wait on another part. The split changes only the speed, never the
     /// answer.
-    fn split(&mut self, groups: &[Group], bodies: usize, parts: usize) {
+    fn split(&mut self, units: &[[u32; 2]], groups: &[Group], bodies: usize, parts: usize) {
+        let first = |u: &[u32; 2]| groups[u[0] as usize].movable_bodies().next();
         self.work.clear();
         self.work.resize(bodies, 0);
-        for grp in groups {
-            if let Some(b) = grp.movable_bodies().next() {
-                self.work[b as usize] += grp.range().len() as u32;
+        for unit in units {
+            if let Some(b) = first(unit) {
+                let points = unit.iter().filter_map(|&g| groups.get(g as usize));
+                self.work[b as usize] += points.map(|g| g.range().len() as u32).sum::<u32>();
             }
         }
         let total: u64 = self.work.iter().map(|&w| u64::from(w)).sum::<u64>().max(1);
@@ -223,11 +250,11 @@ impl Schedule {
             *w = part as u32;
         }
         self.part_of.clear();
-        self.part_of.extend(groups.iter().map(|grp| {
-            grp.movable_bodies()
-                .next()
-                .map_or(0, |b| self.work[b as usize])
-        }));
+        self.part_of.extend(
+            units
+                .iter()
+                .map(|u| first(u).map_or(0, |b| self.work[b as usize])),
+        );
         self.part_start.clear();
         self.part_start.resize(parts + 1, 0);
         for &p in &self.part_of {
@@ -237,7 +264,7 @@ impl Schedule {
             self.part_start[k + 1] += self.part_start[k];
         }
         self.parts.clear();
-        self.parts.resize(groups.len(), 0);
+        self.parts.resize(units.len(), 0);
         // Fill each part in sweep order (`prev` is free scratch now).
         self.prev.clear();
         self.prev.extend_from_slice(&self.part_start[..parts]);
@@ -255,9 +282,9 @@ impl Schedule {
         }
     }
 
-    /// Run `task(g)` for `sweeps` sweeps over every group on the threads of the current
-    /// rayon pool, each task after its dependencies (see the module docs).
-    fn run(&mut self, sweeps: u32, task: impl Fn(usize) + Sync) {
+    /// Run `task(s, u)` for `sweeps` sweeps `s` over every unit `u` on the threads of
+    /// the current rayon pool, each task after its dependencies (see the module docs).
+    fn run(&mut self, sweeps: u32, task: impl Fn(u32, usize) + Sync) {
         for d in &mut self.done {
             *d.get_mut() = 0;
         }
@@ -331,7 +358,7 @@ impl Schedule {
                     owned.push(cursor(k));
                     continue;
                 }
-                task(g);
+                task(s, g);
                 let slot = this.part_start[c.part as usize] + c.k;
                 this.done[slot as usize].store(s + 1, Ordering::Release);
                 c.k += 1;
@@ -354,42 +381,117 @@ impl Schedule {
     }
 
     /// `sweeps` forward velocity sweeps (the serial `WideContacts::sweep` without joints
-    /// or overflow) over `groups`, whose schedule this is.
+    /// or overflow) over the units of `sweep`, whose schedule this is: a unit of two
+    /// groups that share their slots runs as one eight-lane kernel where `sweep.kernel`
+    /// has one and ω = 1, as on one thread.
+    ///
+    /// The last sweep also does each unit's part of `last` ([`wide::last_group`]) right
+    /// after its velocity update, as the serial sweep does: the split pass writes the
+    /// pseudo-velocities of the unit's movable bodies, which the dependency order hands
+    /// from unit to unit as it does `dV`; the sums and the write-back touch only the
+    /// unit's own wide points and its lanes' manifolds.
+    #[allow(clippy::too_many_arguments)]
     pub fn velocity_sweeps(
         &mut self,
-        groups: &[Group],
+        sweep: &Units<'_>,
         slots: &mut [WideSlot],
         t: &[WideT],
+        rows: LastRows<'_>,
         dv: &mut [Velocity],
         sweeps: u32,
         omega: f32,
+        last: LastSweep<'_>,
     ) {
-        debug_assert_eq!(groups.len(), self.len());
+        debug_assert_eq!(sweep.units.len(), self.len());
         let w = Vec4::splat(omega);
         let pts = Shared::new(slots);
         let vel = Shared::new(dv);
-        self.run(sweeps, |g| {
-            let grp = &groups[g];
-            // SAFETY: task (s, g) is claimed once and runs after (s − 1, g) (module
-            // docs), so no other thread holds group g's slots (with a schedule, groups
-            // do not share slots: `WideContacts::pack`).
-            let p = unsafe { pts.slice(grp.slots()) };
+        let (kernel, groups) = (sweep.kernel, sweep.groups);
+        let pairs = kernel.pairs() && sweep.shared && omega == 1.0;
+        let split_lambda = Shared::new(rows.split_lambda);
+        let impulse = Shared::new(rows.impulse);
+        let pseudo = last.split.map(Shared::new);
+        let write = last.write.map(|wb| (wb.source, Shared::new(wb.manifolds)));
+        let tail = pseudo.is_some() || last.sum;
+        self.run(sweeps, |s, u| {
+            let [g0, g1] = sweep.units[u];
+            let g = &groups[g0 as usize];
+            let h = groups.get(g1 as usize);
             let dv = &mut SharedVelocities(vel);
-            let t = &t[grp.t_range()];
-            if omega == 1.0 {
-                solve_group(grp, p, t, dv, GaussSeidel, false);
-            } else {
-                solve_group(grp, p, t, dv, Sor(w), false);
+            match h {
+                Some(h) if pairs => {
+                    let first = g.slots().start;
+                    let n = g.slots().len().max(h.slots().len());
+                    // SAFETY: task (s, u) is claimed once and runs after (s − 1, u)
+                    // (module docs), so no other thread holds unit u's slots (a unit's
+                    // slots are its own: `wide::assign_slots` with a schedule).
+                    let p = unsafe { pts.slice(first..first + n) };
+                    kernel.solve([g, h], p, dv, false);
+                }
+                _ => kernel.run(
+                    #[inline(always)]
+                    || {
+                        for grp in std::iter::once(g).chain(h) {
+                            // SAFETY: as above, the unit's groups' slots are this task's.
+                            let p = unsafe { pts.slice(grp.slots()) };
+                            let t = &t[grp.t_range()];
+                            if omega == 1.0 {
+                                solve_group(grp, p, t, dv, GaussSeidel, false);
+                            } else {
+                                solve_group(grp, p, t, dv, Sor(w), false);
+                            }
+                        }
+                    },
+                ),
             }
+            if !tail || s + 1 != sweeps {
+                return;
+            }
+            kernel.run(
+                #[inline(always)]
+                || {
+                    for g in [g0, g1] {
+                        let Some(grp) = groups.get(g as usize) else {
+                            continue;
+                        };
+                        let r = grp.range();
+                        // SAFETY: the unit's slots, wide points and pseudo-velocities of
+                        // its movable bodies are this task's (as above); its lanes'
+                        // manifolds are no other unit's.
+                        let (p, l, sums) = unsafe {
+                            (
+                                pts.slice(grp.slots()),
+                                split_lambda.slice(r.clone()),
+                                impulse.slice(r.clone()),
+                            )
+                        };
+                        let mut split = pseudo.map(SharedVelocities);
+                        let mut out = write.map(|(source, m)| (source, SharedManifolds(m)));
+                        wide::last_group(
+                            grp,
+                            p,
+                            &t[grp.t_range()],
+                            &rows.side[r],
+                            l,
+                            sums,
+                            &rows.lane_manifolds[g as usize],
+                            split.as_mut(),
+                            last.sum,
+                            out.as_mut().map(|(source, m)| (*source, m)),
+                        );
+                    }
+                },
+            );
         });
     }
 
-    /// `sweeps` sweeps of the split-impulse pass over `groups` (the serial
-    /// `WideContacts::split_sweep` without overflow).
+    /// `sweeps` sweeps of the split-impulse pass over the units of `sweep` (the serial
+    /// `WideContacts::split_sweep` without overflow: a unit's groups share no movable
+    /// body, so running them unit by unit keeps every body's order).
     #[allow(clippy::too_many_arguments)]
     pub fn split_sweeps(
         &mut self,
-        groups: &[Group],
+        sweep: &Units<'_>,
         slots: &[WideSlot],
         t: &[WideT],
         side: &[WideSide],
@@ -397,24 +499,66 @@ impl Schedule {
         pseudo: &mut [Velocity],
         sweeps: u32,
     ) {
-        debug_assert_eq!(groups.len(), self.len());
+        debug_assert_eq!(sweep.units.len(), self.len());
         let lam = Shared::new(lambda);
         let vel = Shared::new(pseudo);
-        self.run(sweeps, |g| {
-            let grp = &groups[g];
-            let r = grp.range();
-            // SAFETY: as in `velocity_sweeps`, group g's λ are this task's alone.
-            let l = unsafe { lam.slice(r.clone()) };
-            split_group(
-                grp,
-                &slots[grp.slots()],
-                &t[grp.t_range()],
-                &side[r],
-                l,
-                &mut SharedVelocities(vel),
+        let groups = sweep.groups;
+        self.run(sweeps, |_, u| {
+            sweep.kernel.run(
+                #[inline(always)]
+                || {
+                    for &g in &sweep.units[u] {
+                        let Some(grp) = groups.get(g as usize) else {
+                            continue;
+                        };
+                        let r = grp.range();
+                        // SAFETY: as in `velocity_sweeps`, unit u's λ are this task's alone.
+                        let l = unsafe { lam.slice(r.clone()) };
+                        split_group(
+                            grp,
+                            &slots[grp.slots()],
+                            &t[grp.t_range()],
+                            &side[r],
+                            l,
+                            &mut SharedVelocities(vel),
+                        );
+                    }
+                },
             );
         });
     }
+}
+
+/// The arrays beside the rows that the last sweep's tail writes ([`wide::last_group`]).
+pub(crate) struct LastRows<'a> {
+    pub side: &'a [WideSide],
+    pub split_lambda: &'a mut [Vec4],
+    pub impulse: &'a mut [[Vec4; 3]],
+    pub lane_manifolds: &'a [[u32; 4]],
+}
+
+/// The narrowphase's manifolds shared by the sweep's threads: each is written by the
+/// one lane that holds it.
+#[derive(Clone, Copy)]
+struct SharedManifolds(Shared<thud_collide::PairManifold>);
+
+impl ManifoldPoints for SharedManifolds {
+    #[inline(always)]
+    fn points(&mut self, i: u32) -> &mut [thud_collide::ContactPoint] {
+        // SAFETY: one lane of one unit holds manifold `i`; that unit's task is running.
+        let m = unsafe { self.0.slice(i as usize..i as usize + 1) };
+        &mut m[0].manifold.points
+    }
+}
+
+/// What a multi-threaded sweep runs: the serial order's units over the groups, and how
+/// a unit of two runs.
+pub(crate) struct Units<'a> {
+    pub units: &'a [[u32; 2]],
+    pub groups: &'a [Group],
+    pub kernel: PairKernel,
+    /// Whether a unit's two groups share their slots (`WideContacts::shared`).
+    pub shared: bool,
 }
 
 /// A slice shared by the sweep's threads; every access is to entries the caller owns
@@ -577,6 +721,25 @@ pub(crate) mod tests {
                 crate::solver_body::velocity_bits(bodies.dv.iter().chain(&bodies.pseudo));
             for c in &store.points {
                 bits.extend(c.rows.iter().map(|r| r.lambda.to_bits()));
+            }
+            // A second solve whose last sweep takes the split pass's first sweep and the
+            // impulse sums along (`wide::LastSweep`), then the split pass's other sweeps.
+            bodies.pseudo.fill(Velocity::ZERO);
+            let last = crate::wide::LastSweep {
+                split: Some(&mut bodies.pseudo),
+                sum: true,
+                write: None,
+            };
+            wide.solve(&mut store, &mut [], &mut bodies.dv, 9, 1.0, false, last);
+            wide.split_solve(&mut store, &mut joints, &mut bodies.pseudo, 3, true);
+            store.impulse.clear();
+            store.impulse.resize(store.points.len(), [0.0; 3]);
+            wide.drain_impulse(&mut store);
+            bits.extend(crate::solver_body::velocity_bits(
+                bodies.dv.iter().chain(&bodies.pseudo),
+            ));
+            for sum in &store.impulse {
+                bits.extend(sum.map(f32::to_bits));
             }
             (bits, parallel)
         })

@@ -67,7 +67,7 @@ use crate::color::Coloring;
 use crate::contact::{ContactStore, each_point};
 use crate::jacobian::{BuildParams, ContactRows, PointInput, Row};
 use crate::lanes::{V3, fresh, transpose};
-use crate::parallel::{self, Schedule};
+use crate::parallel::{self, LastRows, Schedule, Units};
 use crate::pgs;
 use crate::settings::SweepOrder;
 use crate::solver_body::{SolverBodies, Velocity};
@@ -358,23 +358,73 @@ pub(crate) struct WriteBack<'a> {
     pub manifolds: &'a mut [thud_collide::PairManifold],
 }
 
+/// The narrowphase's manifolds as the write-back reaches them, one at a time: a slice
+/// on one thread, a shared pointer under the parallel sweep's ownership (`parallel.rs`:
+/// each manifold sits in one lane of one group).
+pub(crate) trait ManifoldPoints {
+    /// The contact points of manifold `i`.
+    fn points(&mut self, i: u32) -> &mut [thud_collide::ContactPoint];
+}
+
+impl ManifoldPoints for [thud_collide::PairManifold] {
+    #[inline(always)]
+    fn points(&mut self, i: u32) -> &mut [thud_collide::ContactPoint] {
+        &mut self[i as usize].manifold.points
+    }
+}
+
+/// A group's part of a solve's last velocity sweep ([`LastSweep`]) right after its
+/// velocity update: the split pass's first sweep over it (into `split`'s
+/// pseudo-velocities), its λ added to `sums` and (`write`: the store manifolds'
+/// narrowphase indices and the manifolds) written back. `side`, `split_lambda` and
+/// `sums` are the group's own, by wide point.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn last_group<V: Velocities + ?Sized, M: ManifoldPoints + ?Sized>(
+    g: &Group,
+    slots: &[WideSlot],
+    t: &[WideT],
+    side: &[WideSide],
+    split_lambda: &mut [Vec4],
+    sums: &mut [[Vec4; 3]],
+    lane_manifolds: &[u32; 4],
+    split: Option<&mut V>,
+    sum: bool,
+    write: Option<(&[u32], &mut M)>,
+) {
+    if let Some(pseudo) = split {
+        split_group(g, slots, t, side, split_lambda, pseudo);
+    }
+    if sum {
+        for (sum, slot) in sums.iter_mut().zip(slots) {
+            for (s, l) in sum.iter_mut().zip(slot.lambdas(g.half())) {
+                *s += l;
+            }
+        }
+        if let Some((source, out)) = write {
+            write_lanes(slots, g.half(), sums, lane_manifolds, source, out);
+        }
+    }
+}
+
 /// `write_back` for one group's wide points (their slots `slots`, half `h`, their
 /// summed impulses `sums`, the store manifold of each lane `manifolds`), while they are
 /// in cache. Lane by lane: a lane's store points are its manifold's points in order
 /// (point `k` in wide point `k`), so each lane finds its narrowphase manifold once.
-fn write_lanes(
+#[inline(always)]
+fn write_lanes<M: ManifoldPoints + ?Sized>(
     slots: &[WideSlot],
     h: usize,
     sums: &[[Vec4; 3]],
     manifolds: &[u32; 4],
-    wb: &mut WriteBack<'_>,
+    source: &[u32],
+    out: &mut M,
 ) {
     for (l, &m) in manifolds.iter().enumerate() {
         if m == u32::MAX {
             continue;
         }
-        let mi = wb.source[m as usize];
-        let points = &mut wb.manifolds[mi as usize].manifold.points;
+        let points = out.points(source[m as usize]);
         for ((slot, sum), cp) in slots.iter().zip(sums).zip(points.iter_mut()) {
             let [n, t1, t2] = slot.lambdas(h).map(|v| v[l]);
             let [sn, s1, s2] = sum.map(|s| s[l]);
@@ -527,6 +577,9 @@ pub(crate) struct WideContacts {
     /// Whether the groups run as one pair share slots (only when every sweep and pass
     /// over the rows runs on one thread, so no two threads ever hold one slot).
     shared: bool,
+    /// Whether every unit has slots of its own (lone groups do not share theirs), for
+    /// the multi-threaded sweeps.
+    own_slots: bool,
     /// The `T_ang` blocks of the groups that keep them ([`Group::t_range`]).
     t: Vec<WideT>,
     /// Beside each wide point: what the passes between the sweeps read.
@@ -576,14 +629,16 @@ const TILE: usize = 8;
 
 /// Lay out the groups' rows in slots and return how many there are. With `share`, in
 /// sweep order (`units`), the two groups of a unit in the two halves of the same slots,
-/// so the pair kernel reads each field of both as one; without, every group alone in
-/// half 0 of slots numbered as its wide points (so the per-group slices of
+/// so the pair kernel reads each field of both as one (and, with `lone_share`, a group
+/// that runs alone in half 1 of the last lone group's slots of its length); without,
+/// every group alone in half 0 of slots numbered as its wide points (so the per-group slices of
 /// `wide_build::each_group` and `parallel.rs` split the slots where they split the
 /// groups). `loc` takes each wide point's `2·slot + half`.
 fn assign_slots(
     groups: &mut [Group],
     units: &[[u32; 2]],
     share: bool,
+    lone_share: bool,
     loc: &mut Vec<u32>,
 ) -> usize {
     let mut next = 0;
@@ -595,7 +650,7 @@ fn assign_slots(
             let g = &mut groups[g0 as usize];
             let count = g.count;
             if g1 == u32::MAX {
-                match open.take() {
+                match open.take().filter(|_| lone_share) {
                     Some((slot, n)) if n == count => (g.slot, g.half) = (slot, 1),
                     _ => {
                         (g.slot, g.half) = (next, 0);
@@ -1018,8 +1073,11 @@ impl WideContacts {
         params: &BuildParams,
         warm: Option<&mut [Velocity]>,
     ) -> bool {
-        self.pool = store.pool;
         self.pairs = self.pair_kernel.unwrap_or_else(PairKernel::detect);
+        // Where pairs run as one kernel, their rows share slots and every pass over the
+        // rows but the sweeps stays on this thread (the sweeps split by unit, which
+        // keeps a pair's slots with one thread).
+        self.pool = store.pool && !self.pairs.pairs();
         self.fixed.clear();
         self.fixed.extend(
             (0..bodies.len()).map(|i| {
@@ -1149,13 +1207,21 @@ impl WideContacts {
             );
             self.plan_wavefront();
         }
-        // Pairs share slots when nothing splits the groups over threads: not the
-        // multi-threaded sweeps (a schedule, below) nor the pool's per-group passes.
+        // Pairs share slots when no per-group pass splits the groups over threads (the
+        // pool's passes are off where there are pairs, above); lone groups share slots
+        // with each other only when the sweeps run on one thread too (the
+        // multi-threaded sweeps, a schedule below, give every unit slots of its own).
         let threads = rayon::current_num_threads() > 1 && sweeps >= parallel::MIN_SWEEPS;
-        let share = self.pairs.pairs() && !store.pool && !threads;
-        if !reuse || share != self.shared {
-            self.shared = share;
-            let n = assign_slots(&mut self.groups, &self.units, share, &mut self.loc);
+        let share = self.pairs.pairs() && !self.pool;
+        if !reuse || share != self.shared || threads != self.own_slots {
+            (self.shared, self.own_slots) = (share, threads);
+            let n = assign_slots(
+                &mut self.groups,
+                &self.units,
+                share,
+                !threads,
+                &mut self.loc,
+            );
             // Every lane of a used half is written (empty ones with zero rows), so the
             // buffer is only grown, never reset.
             self.slots.truncate(n);
@@ -1172,7 +1238,7 @@ impl WideContacts {
         // cache: `warm_start`'s sums, group by group in the same order.
         let kernel = self.pairs;
         let warmed = match warm {
-            Some(dv) if !store.pool => {
+            Some(dv) if !self.pool => {
                 // Compiled for the CPU's vector instructions (`PairKernel::run`).
                 self.pairs.run(
                     #[inline(always)]
@@ -1206,8 +1272,9 @@ impl WideContacts {
                 true
             }
             _ => {
+                let pool = self.pool;
                 let (groups, rows) = self.groups_and_rows();
-                wide_build::each_group(store.pool, groups, rows, &|g, rows| {
+                wide_build::each_group(pool, groups, rows, &|g, rows| {
                     kernel.run(
                         #[inline(always)]
                         || wide_build::build_group(g, rows, &store.inputs, bodies, params),
@@ -1227,8 +1294,9 @@ impl WideContacts {
             && self.groups.len() >= parallel::MIN_GROUPS
             && self.coloring.overflow.is_empty()
         {
+            let threads = rayon::current_num_threads();
             self.schedule
-                .build(&self.groups, bodies.len(), rayon::current_num_threads());
+                .build(&self.units, &self.groups, bodies.len(), threads);
         }
         warmed
     }
@@ -1306,7 +1374,7 @@ impl WideContacts {
 
     /// Whether this step's sweeps have a multi-threaded schedule.
     pub fn schedules(&self) -> bool {
-        self.schedule.len() == self.groups.len() && !self.groups.is_empty()
+        self.schedule.len() == self.units.len() && !self.units.is_empty()
     }
 
     /// Whether these sweeps can run on the pool's threads: a schedule was built, and
@@ -1412,25 +1480,21 @@ impl WideContacts {
             }
             if let Some(last) = last.as_deref_mut() {
                 for (g, gi) in std::iter::once(g).chain(h).zip(unit) {
-                    let (r, t) = (g.range(), &self.t[g.t_range()]);
-                    let slots = &self.slots[g.slots()];
-                    if let Some(pseudo) = last.split.as_deref_mut() {
-                        let (side, lambda) =
-                            (&self.side[r.clone()], &mut self.split_lambda[r.clone()]);
-                        split_group(g, slots, t, side, lambda, pseudo);
-                    }
-                    if last.sum {
-                        let sums = &mut self.impulse[r.clone()];
-                        for (sum, slot) in sums.iter_mut().zip(slots) {
-                            for (s, l) in sum.iter_mut().zip(slot.lambdas(g.half())) {
-                                *s += l;
-                            }
-                        }
-                        if let Some(wb) = last.write.as_mut() {
-                            let manifolds = &self.lane_manifolds[gi as usize];
-                            write_lanes(slots, g.half(), sums, manifolds, wb);
-                        }
-                    }
+                    let r = g.range();
+                    last_group(
+                        g,
+                        &self.slots[g.slots()],
+                        &self.t[g.t_range()],
+                        &self.side[r.clone()],
+                        &mut self.split_lambda[r.clone()],
+                        &mut self.impulse[r],
+                        &self.lane_manifolds[gi as usize],
+                        last.split.as_deref_mut(),
+                        last.sum,
+                        last.write
+                            .as_mut()
+                            .map(|wb| (wb.source, &mut *wb.manifolds)),
+                    );
                 }
             }
         }
@@ -1460,13 +1524,27 @@ impl WideContacts {
     ) {
         self.split_written |= last.split.is_some();
         if self.parallel(joints.len()) && !symmetric {
+            let sweep = Units {
+                units: &self.units,
+                groups: &self.groups,
+                kernel: self.pairs,
+                shared: self.shared,
+            };
+            let rows = LastRows {
+                side: &self.side,
+                split_lambda: &mut self.split_lambda,
+                impulse: &mut self.impulse,
+                lane_manifolds: &self.lane_manifolds,
+            };
             self.schedule.velocity_sweeps(
-                &self.groups,
+                &sweep,
                 &mut self.slots,
                 &self.t,
+                rows,
                 dv,
                 iterations,
                 omega,
+                last,
             );
             dv[0] = Velocity::ZERO;
             return;
@@ -1570,9 +1648,10 @@ impl WideContacts {
     }
 
     /// Whether [`solve`](Self::solve) can take work of the passes after the sweeps into
-    /// its last velocity sweep ([`LastSweep`]): a serial, forward sweep.
-    pub fn fuses(&self, joints: usize, symmetric: bool, iterations: u32) -> bool {
-        !self.parallel(joints) && !symmetric && iterations > 0
+    /// its last velocity sweep ([`LastSweep`]): a forward sweep, serial or on the
+    /// pool's threads.
+    pub fn fuses(&self, symmetric: bool, iterations: u32) -> bool {
+        !symmetric && iterations > 0
     }
 
     /// Between two solve substeps of `h` (see [`refresh_group`]): `moved` holds each
@@ -1769,14 +1848,26 @@ impl WideContacts {
             // The groups' part of the first sweep ran inside the last velocity sweep.
             self.split_overflow(store, pseudo);
             pseudo[0] = Velocity::ZERO;
-            for _ in 1..iterations {
-                self.split_sweep(store, pseudo);
+            if iterations <= 1 {
+                return;
             }
-            return;
+            if !self.parallel(joints.rows.len()) {
+                for _ in 1..iterations {
+                    self.split_sweep(store, pseudo);
+                }
+                return;
+            }
         }
+        let iterations = iterations - u32::from(fused);
         if self.parallel(joints.rows.len()) {
+            let sweep = Units {
+                units: &self.units,
+                groups: &self.groups,
+                kernel: self.pairs,
+                shared: self.shared,
+            };
             self.schedule.split_sweeps(
-                &self.groups,
+                &sweep,
                 &self.slots,
                 &self.t,
                 &self.side,

@@ -56,7 +56,7 @@
 
 use crate::jacobian::{BuildParams, PointInput};
 use crate::solver_body::{SolverBodies, Velocity};
-use crate::wide::{GaussSeidel, Group, WideSide, WideSlot, solve_group};
+use crate::wide::{GaussSeidel, Group, Velocities, WideSide, WideSlot, solve_group};
 
 /// The eight-lane kernel this CPU runs, if any: found by [`PairKernel::detect`], the
 /// only way to make one that runs, so [`PairKernel::solve`] is safe to call.
@@ -143,11 +143,11 @@ impl PairKernel {
     /// One Gauss-Seidel sweep of two groups that may run side by side (no movable body
     /// in common) and share `slots` (`g[0]` in half 0, `g[1]` in half 1; as many as the
     /// longer group has wide points): `wide::solve_group` for each, with the same bits.
-    pub(crate) fn solve(
+    pub(crate) fn solve<V: Velocities + ?Sized>(
         self,
         g: [&Group; 2],
         slots: &mut [WideSlot],
-        dv: &mut [Velocity],
+        dv: &mut V,
         back: bool,
     ) {
         debug_assert_eq!((g[0].half(), g[1].half()), (0, 1));
@@ -266,7 +266,7 @@ mod kernel {
     use crate::jacobian::{BuildParams, PointInput};
     use crate::lanes::{V3, fresh};
     use crate::solver_body::{SolverBodies, Velocity};
-    use crate::wide::{Group, SlotRow, WideSide, WideSlot};
+    use crate::wide::{Group, SlotRow, Velocities, WideSide, WideSlot};
     use crate::wide_build::{GroupBodies, PointLanes};
 
     /// `self ∘ o` in every lane, one intrinsic per method.
@@ -523,14 +523,14 @@ mod kernel {
     /// result through the stack.)
     macro_rules! gather8 {
         ($dv:expr, $i0:expr, $i1:expr) => {{
-            let (dv, i0, i1): (&[Velocity], [u32; 4], [u32; 4]) = ($dv, $i0, $i1);
+            let (dv, i0, i1): (&_, [u32; 4], [u32; 4]) = ($dv, $i0, $i1);
             let head = |v: Velocity| Vec4::new(v.lin.x, v.lin.y, v.lin.z, v.ang.x);
             let tail = |v: Velocity| Vec4::new(v.ang.y, v.ang.z, 0.0, 0.0);
             let (v0, v1, v2, v3) = (
-                (dv[i0[0] as usize], dv[i1[0] as usize]),
-                (dv[i0[1] as usize], dv[i1[1] as usize]),
-                (dv[i0[2] as usize], dv[i1[2] as usize]),
-                (dv[i0[3] as usize], dv[i1[3] as usize]),
+                (Velocities::get(dv, i0[0]), Velocities::get(dv, i1[0])),
+                (Velocities::get(dv, i0[1]), Velocities::get(dv, i1[1])),
+                (Velocities::get(dv, i0[2]), Velocities::get(dv, i1[2])),
+                (Velocities::get(dv, i0[3]), Velocities::get(dv, i1[3])),
             );
             let h = |v: (Velocity, Velocity)| F8::join(head(v.0), head(v.1));
             let t = |v: (Velocity, Velocity)| F8::join(tail(v.0), tail(v.1));
@@ -555,7 +555,7 @@ mod kernel {
     /// transpose for both (a macro for the reason `gather8!` is).
     macro_rules! scatter8 {
         ($dv:expr, $idx:expr, $movable:expr, $w:expr) => {{
-            let (dv, idx, movable, w): (&mut [Velocity], [[u32; 4]; 2], [u8; 2], &Vel8) =
+            let (dv, idx, movable, w): (&mut _, [[u32; 4]; 2], [u8; 2], &Vel8) =
                 ($dv, $idx, $movable, $w);
             let zero = F8::splat(0.0);
             let head = transpose8([w.lin.x, w.lin.y, w.lin.z, w.ang.x]);
@@ -566,10 +566,11 @@ mod kernel {
                 for l in 0..4 {
                     if movable[h] & (1 << l) != 0 {
                         let (hd, tl) = lanes[l][h];
-                        dv[idx[h][l] as usize] = Velocity {
+                        let v = Velocity {
                             lin: Vec3::new(hd.x, hd.y, hd.z),
                             ang: Vec3::new(hd.w, tl.x, tl.y),
                         };
+                        Velocities::set(dv, idx[h][l], v);
                     }
                 }
             }
@@ -637,10 +638,10 @@ mod kernel {
             ///
             /// The CPU must have the kernel's features (`PairKernel::detect`).
             #[target_feature(enable = $feature)]
-            pub(super) unsafe fn $name(
+            pub(super) unsafe fn $name<V: Velocities + ?Sized>(
                 g: [&Group; 2],
                 slots: &mut [WideSlot],
-                dv: &mut [Velocity],
+                dv: &mut V,
                 back: bool,
             ) {
                 let mut va = gather8!(&*dv, g[0].a, g[1].a);

@@ -887,7 +887,7 @@ impl World {
         let bouncing = !self.contacts.restitution.is_empty();
         let in_store = self.contacts.has_rows() && (last || self.store_rows || bouncing);
         let joints = self.joint_rows.rows.len();
-        let fuses = self.wide.fuses(joints, s.symmetric_sweeps, iterations);
+        let fuses = self.wide.fuses(s.symmetric_sweeps, iterations);
         // With `split_passes > 1` the position pass runs only after the last substep.
         let split = s.penetration == PenetrationMode::SplitImpulse
             && split_iterations > 0
