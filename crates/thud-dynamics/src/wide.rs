@@ -33,15 +33,17 @@
 //! **Slots.** The per-point arrays beside the rows (`side`, `lanes`, `split_lambda`,
 //! `impulse`) are indexed by wide point, each group's contiguous. The rows themselves sit
 //! in [`WideSlot`]s: each field of two groups' wide point `k` as one `[Vec4; 2]`, the
-//! group in half 0 first. When the sweeps run on one thread (`assign_slots`), the two
-//! groups of a pair unit share slots (as many as the longer has wide points), in sweep
-//! order, so the eight-lane kernel reads every field of both with one 32-byte load
-//! instead of joining two 16-byte halves from two places (27 joins a pair of wide
-//! points, and the registers they held); a group that runs alone shares its slots with
-//! the next lone group of as many points.
-//! When the pool's threads split the groups (parallel sweeps, per-group passes on the
-//! pool), every group keeps half 0 of slots numbered as its wide points, so no slot has
-//! two owners.
+//! group in half 0 first. Where the CPU has the eight-lane kernel (`assign_slots`), the
+//! two groups of a pair unit share slots (as many as the longer has wide points), in
+//! sweep order, so the kernel reads every field of both with one 32-byte load instead
+//! of joining two 16-byte halves from two places (27 joins a pair of wide points, and
+//! the registers they held); when the sweeps run on one thread, a group that runs alone
+//! shares its slots with the next lone group of as many points. The multi-threaded
+//! sweeps (`parallel.rs`) hand out whole units, so a pair's slots have one owner at a
+//! time, and lone groups keep slots of their own; the other passes over the rows then
+//! stay on the sweeping thread. Without the kernel, per-group passes may split over the
+//! pool, and every group keeps half 0 of slots numbered as its wide points, so no slot
+//! has two owners.
 //!
 //! A sweep's time follows the instructions it issues and, once two groups run as one,
 //! the bytes it streams: building `J̃_ang` and `T_ang` in the sweep from the 96 bytes of
