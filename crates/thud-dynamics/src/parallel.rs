@@ -147,6 +147,11 @@ impl Schedule {
         self.start.len().saturating_sub(1)
     }
 
+    /// The parts the units are cut into (one per pool thread it was built for).
+    pub fn parts(&self) -> usize {
+        self.part_start.len().saturating_sub(1)
+    }
+
     /// Forget the last step's schedule.
     pub fn clear(&mut self) {
         self.start.clear();

@@ -1290,13 +1290,17 @@ impl WideContacts {
         self.split_written = false;
         self.impulse.clear();
         self.impulse.resize(n, [Vec4::ZERO; 3]);
-        self.schedule.clear();
-        if rayon::current_num_threads() > 1
+        let threads = rayon::current_num_threads();
+        let schedule = threads > 1
             && sweeps >= parallel::MIN_SWEEPS
             && self.groups.len() >= parallel::MIN_GROUPS
-            && self.coloring.overflow.is_empty()
-        {
-            let threads = rayon::current_num_threads();
+            && self.coloring.overflow.is_empty();
+        // The same units over the same bodies (a reused colouring) keep their schedule.
+        let kept = reuse && self.schedules() && self.schedule.parts() == threads;
+        if !schedule || !kept {
+            self.schedule.clear();
+        }
+        if schedule && !kept {
             self.schedule
                 .build(&self.units, &self.groups, bodies.len(), threads);
         }
