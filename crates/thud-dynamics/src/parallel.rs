@@ -214,7 +214,7 @@ impl Schedule {
             *d = self.last[(*d & !WRAP) as usize] | (*d & WRAP);
         }
         // Waits that cross parts are the price of the split: at more than one per two
-        // groups (a pile whose bodies have mixed) the sweeps stay on one thread.
+        // units (a pile whose bodies have mixed) the sweeps stay on one thread.
         let mut cross = 0usize;
         for g in 0..units.len() {
             let mine = self.part_of[self.last[g] as usize];

@@ -1850,21 +1850,17 @@ impl WideContacts {
         fused: bool,
     ) {
         self.split_written = true;
+        let mut iterations = iterations;
         if fused {
-            // The groups' part of the first sweep ran inside the last velocity sweep.
+            // The groups' part of the first sweep ran inside the last velocity sweep (a
+            // world without joint rows).
             self.split_overflow(store, pseudo);
             pseudo[0] = Velocity::ZERO;
-            if iterations <= 1 {
-                return;
-            }
-            if !self.parallel(joints.rows.len()) {
-                for _ in 1..iterations {
-                    self.split_sweep(store, pseudo);
-                }
-                return;
-            }
+            iterations = iterations.saturating_sub(1);
         }
-        let iterations = iterations - u32::from(fused);
+        if iterations == 0 {
+            return;
+        }
         if self.parallel(joints.rows.len()) {
             let sweep = Units {
                 units: &self.units,
