@@ -641,6 +641,7 @@ pub(crate) mod tests {
     use crate::settings::SweepOrder;
     use crate::solver_body::{SolverBodies, Velocity};
     use crate::wide::WideContacts;
+    use crate::wide_avx::PairKernel;
 
     /// `columns` stacks of `height` unit boxes on the ground, pushed sideways, with four
     /// corner contacts per manifold (three on every fifth, so lanes differ in length).
@@ -692,14 +693,14 @@ pub(crate) mod tests {
 
     /// Pack, 20 velocity sweeps and 4 split sweeps on a pool of `threads`; the velocity
     /// changes, pseudo-velocities and every λ, as bits.
-    fn solve_on(threads: usize) -> (Vec<u32>, bool) {
+    fn solve_on(threads: usize, kernel: PairKernel) -> (Vec<u32>, bool) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .expect("pool");
         pool.install(|| {
             let (mut bodies, mut store) = stacks(8, 40);
-            let mut wide = WideContacts::default();
+            let mut wide = WideContacts::with_pair_kernel(kernel);
             let params = BuildParams::for_tests(1.0 / 60.0);
             wide.pack(
                 &store,
@@ -752,14 +753,27 @@ pub(crate) mod tests {
 
     #[test]
     fn parallel_sweeps_are_the_serial_sweeps_bit_for_bit() {
-        let (serial, used) = solve_on(1);
-        assert!(!used, "one thread sweeps serially");
-        for threads in [2, 3, 5] {
-            let (parallel, used) = solve_on(threads);
-            assert!(used, "{threads} threads: the schedule was not used");
-            assert_eq!(parallel, serial, "{threads} threads differ from one");
+        // With the CPU's eight-lane kernel (pairs of groups as one task) and without it
+        // (every group alone in four lanes).
+        let kernels = PairKernel::available()
+            .into_iter()
+            .chain([PairKernel::none()]);
+        for kernel in kernels {
+            let (serial, used) = solve_on(1, kernel);
+            assert!(!used, "one thread sweeps serially");
+            for threads in [2, 3, 5] {
+                let (parallel, used) = solve_on(threads, kernel);
+                assert!(
+                    used,
+                    "{kernel:?}, {threads} threads: the schedule was not used"
+                );
+                assert_eq!(
+                    parallel, serial,
+                    "{kernel:?}, {threads} threads differ from one"
+                );
+            }
+            // The stacks carried their weight: something really was solved.
+            assert!(serial.iter().any(|&b| f32::from_bits(b) > 0.1));
         }
-        // The stacks carried their weight: something really was solved.
-        assert!(serial.iter().any(|&b| f32::from_bits(b) > 0.1));
     }
 }

@@ -1061,6 +1061,15 @@ fn split_group_with<V: Velocities + ?Sized, A: AngularT>(
 }
 
 impl WideContacts {
+    /// A solver that runs pairs with `kernel` instead of the CPU's best (tests).
+    #[cfg(test)]
+    pub(crate) fn with_pair_kernel(kernel: PairKernel) -> Self {
+        WideContacts {
+            pair_kernel: Some(kernel),
+            ..WideContacts::default()
+        }
+    }
+
     /// Colour the store's manifolds, pack them into groups and build their rows in the
     /// lanes (`wide_build.rs`), from the store's point inputs (after
     /// `ContactStore::gather`) and the solver bodies; `params` are the solve substep's.
