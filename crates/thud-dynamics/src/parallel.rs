@@ -53,6 +53,7 @@
 #![allow(unsafe_code)]
 
 use std::ops::Range;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -65,6 +66,13 @@ use crate::wide::{
     WideT, solve_group, split_group,
 };
 use crate::wide_avx::PairKernel;
+
+/// The threads the machine runs at once (`std::thread::available_parallelism`, read
+/// once; 1 where it cannot tell).
+pub(crate) fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
 
 /// Marks a dependency on the previous sweep.
 const WRAP: u32 = 1 << 31;

@@ -623,6 +623,9 @@ pub(crate) struct WideContacts {
     done: Vec<u32>,
     /// Sweep in plain order, one sweep after the other (tests compare the two).
     no_wavefront: bool,
+    /// At most this many parts for the multi-threaded sweeps instead of the machine's
+    /// cores (tests that run more parts than the machine has cores).
+    max_parts: Option<usize>,
 }
 
 /// Units per tile of the wavefront order: a few dozen manifolds, whose rows stay in the
@@ -1061,11 +1064,14 @@ fn split_group_with<V: Velocities + ?Sized, A: AngularT>(
 }
 
 impl WideContacts {
-    /// A solver that runs pairs with `kernel` instead of the CPU's best (tests).
+    /// A solver that runs pairs with `kernel` instead of the CPU's best, and its
+    /// multi-threaded sweeps in one part per pool thread whatever the machine's cores
+    /// (tests).
     #[cfg(test)]
     pub(crate) fn with_pair_kernel(kernel: PairKernel) -> Self {
         WideContacts {
             pair_kernel: Some(kernel),
+            max_parts: Some(usize::MAX),
             ..WideContacts::default()
         }
     }
@@ -1299,19 +1305,22 @@ impl WideContacts {
         self.split_written = false;
         self.impulse.clear();
         self.impulse.resize(n, [Vec4::ZERO; 3]);
-        let threads = rayon::current_num_threads();
-        let schedule = threads > 1
+        // One part per pool thread, but no more than the machine runs at once: a part
+        // whose thread waits for a core stalls every part that waits on it.
+        let cores = self.max_parts.unwrap_or_else(parallel::cores);
+        let parts = rayon::current_num_threads().min(cores);
+        let schedule = parts > 1
             && sweeps >= parallel::MIN_SWEEPS
             && self.groups.len() >= parallel::MIN_GROUPS
             && self.coloring.overflow.is_empty();
         // The same units over the same bodies (a reused colouring) keep their schedule.
-        let kept = reuse && self.schedules() && self.schedule.parts() == threads;
+        let kept = reuse && self.schedules() && self.schedule.parts() == parts;
         if !schedule || !kept {
             self.schedule.clear();
         }
         if schedule && !kept {
             self.schedule
-                .build(&self.units, &self.groups, bodies.len(), threads);
+                .build(&self.units, &self.groups, bodies.len(), parts);
         }
         warmed
     }
