@@ -30,10 +30,11 @@
 //! impulse sums, the write-back), under the same ownership: the pseudo-velocities of a
 //! unit's movable bodies pass from unit to unit in the order `dV` does.
 //!
-//! **Parts.** The units are cut into one part per pool thread by body index, balanced
-//! by wide points; a part keeps its units in sweep order and its progress counters in
-//! its own run of slots, so a thread writes its own cache lines. A thread claims a part
-//! and runs, of the parts it owns, always the task that comes first in the serial order.
+//! **Parts.** The units are cut into one part per pool thread (at most one per core,
+//! [`cores`]) by body index, balanced by wide points; a part keeps its units in sweep
+//! order and its progress counters in its own run of slots, so a thread writes its own
+//! cache lines. A thread claims a part and runs, of the parts it owns, always the task
+//! that comes first in the serial order.
 //! When a wait names a part nobody has claimed after 1 ms (its thread is late or busy),
 //! the waiting thread claims it too. That keeps the sweep free of dead-locks on any
 //! pool: the earliest unfinished task has all its dependencies done, and its part is
@@ -155,7 +156,7 @@ impl Schedule {
         self.start.len().saturating_sub(1)
     }
 
-    /// The parts the units are cut into (one per pool thread it was built for).
+    /// The parts the units are cut into.
     pub fn parts(&self) -> usize {
         self.part_start.len().saturating_sub(1)
     }

@@ -636,9 +636,9 @@ const TILE: usize = 8;
 /// sweep order (`units`), the two groups of a unit in the two halves of the same slots,
 /// so the pair kernel reads each field of both as one (and, with `lone_share`, a group
 /// that runs alone in half 1 of the last lone group's slots of its length); without,
-/// every group alone in half 0 of slots numbered as its wide points (so the per-group slices of
-/// `wide_build::each_group` and `parallel.rs` split the slots where they split the
-/// groups). `loc` takes each wide point's `2·slot + half`.
+/// every group alone in half 0 of slots numbered as its wide points (so the per-group
+/// slices of `wide_build::each_group` and `parallel.rs` split the slots where they split
+/// the groups). `loc` takes each wide point's `2·slot + half`.
 fn assign_slots(
     groups: &mut [Group],
     units: &[[u32; 2]],
@@ -1228,7 +1228,11 @@ impl WideContacts {
         // pool's passes are off where there are pairs, above); lone groups share slots
         // with each other only when the sweeps run on one thread too (the
         // multi-threaded sweeps, a schedule below, give every unit slots of its own).
-        let threads = rayon::current_num_threads() > 1 && sweeps >= parallel::MIN_SWEEPS;
+        // One part per pool thread, but no more than the machine runs at once: a part
+        // whose thread waits for a core stalls every part that waits on it.
+        let cores = self.max_parts.unwrap_or_else(parallel::cores);
+        let parts = rayon::current_num_threads().min(cores);
+        let threads = parts > 1 && sweeps >= parallel::MIN_SWEEPS;
         let share = self.pairs.pairs() && !self.pool;
         if !reuse || share != self.shared || threads != self.own_slots {
             (self.shared, self.own_slots) = (share, threads);
@@ -1305,12 +1309,7 @@ impl WideContacts {
         self.split_written = false;
         self.impulse.clear();
         self.impulse.resize(n, [Vec4::ZERO; 3]);
-        // One part per pool thread, but no more than the machine runs at once: a part
-        // whose thread waits for a core stalls every part that waits on it.
-        let cores = self.max_parts.unwrap_or_else(parallel::cores);
-        let parts = rayon::current_num_threads().min(cores);
-        let schedule = parts > 1
-            && sweeps >= parallel::MIN_SWEEPS
+        let schedule = threads
             && self.groups.len() >= parallel::MIN_GROUPS
             && self.coloring.overflow.is_empty();
         // The same units over the same bodies (a reused colouring) keep their schedule.
