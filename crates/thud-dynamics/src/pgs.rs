@@ -188,6 +188,21 @@ pub(crate) fn warm_start(points: &[ContactRows], dv: &mut [Velocity]) {
 ///   Δ = Σ d_k·(w_k − w_k⁰);  v_a −= Δ·(1/m_a)/(1/m_a + 1/m_b),  v_b += Δ·(1/m_b)/(…)
 /// ```
 ///
+/// The normal row reads the friction impulses ahead. Its `J_ang·ω` after the point's
+/// two friction impulses `δ₁`, `δ₂` is `J_ang·(ω + T₁δ₁ + T₂δ₂) = J_ang·ω + c₁δ₁ +
+/// c₂δ₂`, with the *couplings* `c_k = J_ang,a·T_k,a + J_ang,b·T_k,b` of the normal row
+/// with friction row `k`. They do not depend on `dV`, so the packed solver makes them
+/// once a step with the rows (`wide::couplings`); the dot product then runs on the `ω`
+/// from before the friction impulses, beside the friction rows, and only `c₁δ₁ + c₂δ₂`
+/// waits for them:
+///
+/// ```text
+///   J̃ₙ·dV = ((J_ang,n·ω + w₀) + (c₁·δ₁ + c₂·δ₂))/Dₙ      ω: before the point's friction
+/// ```
+///
+/// That takes the impulses' `T·δ` and a dot product off the packed sweep's chain from
+/// one point to the next (measured in `docs/performance.md`).
+///
 /// In exact arithmetic this is the row update of each row with both bodies' full `dV`;
 /// in `f32` it rounds differently (the basis is orthonormal to rounding). The packed
 /// sweeps (`wide.rs`) do exactly these operations lane by lane, in this order — each
@@ -220,11 +235,13 @@ pub(crate) fn solve_manifold(
         let (e1, e2) = (n1 - r1.lambda, n2 - r2.lambda);
         r1.lambda = n1;
         r2.lambda = n2;
+        let at = (va.ang, vb.ang);
         apply_angular(r1, e1, &mut va, &mut vb);
         w[1] += e1 * m;
         apply_angular(r2, e2, &mut va, &mut vb);
         w[2] += e2 * m;
-        let jn = basis_row_velocity(rn, w[0], &va, &vb);
+        let ahead = coupling(rn, r1) * e1 + coupling(rn, r2) * e2;
+        let jn = (((rn.j_ang_a.dot(at.0) + rn.j_ang_b.dot(at.1)) + w[0]) + ahead) * rn.inv_d;
         let nn = unclamped(rn.lambda, rn.b, jn, omega).clamp(0.0, f32::INFINITY);
         let en = nn - rn.lambda;
         rn.lambda = nn;
@@ -251,6 +268,13 @@ pub(crate) fn basis_velocity(dir: &[Vec3; 3], va: &Velocity, vb: &Velocity) -> [
 #[inline(always)]
 fn basis_row_velocity(r: &Row, lin: f32, va: &Velocity, vb: &Velocity) -> f32 {
     ((r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang)) + lin) * r.inv_d
+}
+
+/// The coupling `J_ang,a·T_a + J_ang,b·T_b` of row `r` with row `k`: `r`'s `J_ang·ω`
+/// changes by it times `k`'s impulse.
+#[inline(always)]
+pub(crate) fn coupling(r: &Row, k: &Row) -> f32 {
+    r.j_ang_a.dot(k.t_ang_a) + r.j_ang_b.dot(k.t_ang_b)
 }
 
 /// `ω += T_ang·δ` of one row on both bodies.

@@ -11,7 +11,7 @@
 //! | array | what | bytes |
 //! |---|---|---|
 //! | `groups` | [`Group`]: the 4 lanes' body indices, `1/m_a`, `1/m_b` and each one's share of their sum, μ, isotropic `I⁻¹` of a and b, the rows' three directions (normal, tangents), range of wide points, of slots (and its half) and of `T` blocks | 320 |
-//! | `slots` | [`WideSlot`]: the rows of two groups' wide points side by side, field by field. A wide point ([`WidePoint`], one half of a slot) is the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J_ang,a, J_ang,b, b̃, λ, 1/D` × 4 lanes — all a velocity sweep reads; the linear block is the group's direction, `J̃·dV` is `(J·dV)·(1/D)` and, for isotropic bodies, `T_ang = J_ang·c` is made in the sweep | 432 per 4 points (a slot is 864) |
+//! | `slots` | [`WideSlot`]: the rows of two groups' wide points side by side, field by field. A wide point ([`WidePoint`], one half of a slot) is the point `k` of each lane's manifold, three [`WideRow`]s (n, t₁, t₂) of `J_ang,a, J_ang,b, b̃, λ, 1/D` × 4 lanes — and the normal row's couplings with the friction rows, `c(n, 1)`, `c(n, 2)` × 4 lanes — all a velocity sweep reads; the linear block is the group's direction, `J̃·dV` is `(J·dV)·(1/D)` and, for isotropic bodies, `T_ang = J_ang·c` is made in the sweep | 464 per 4 points (a slot is 928) |
 //! | `loc` | the slot and half of each wide point (`2·slot + half`) | 4 per 4 points |
 //! | `t` | [`WideT`]: the `T_ang` blocks of the wide points of groups with a body that is not isotropic (none in the standard scenes) | 288 per 4 points |
 //! | `side` | [`WideSide`]: beside each wide point, the split row's `b̃`, the lanes' separations (advanced between solve substeps) and the normal rows' `J̃ₙ·Vnc₀` | 48 per 4 points |
@@ -244,12 +244,16 @@ impl SlotRow {
     }
 }
 
-/// Point `k` of two groups (eight manifolds), as [`SlotRow`]s (864 bytes): the packed
-/// rows' storage. [`WidePoint`] is one half of it as a value.
+/// Point `k` of two groups (eight manifolds), as [`SlotRow`]s, and the normal row's
+/// couplings with the two friction rows (928 bytes): the packed rows' storage.
+/// [`WidePoint`] is one half of the rows as a value.
 #[repr(C, align(32))]
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct WideSlot {
     pub rows: [SlotRow; 3],
+    /// `c(n, 1)` and `c(n, 2)` of each half ([`couplings`]): the normal row reads the
+    /// friction impulses through them instead of from `dV` (`pgs::solve_manifold`).
+    pub couple: [[Vec4; 2]; 2],
 }
 
 impl WideSlot {
@@ -795,6 +799,36 @@ fn new_lambda<R: Relax>(
     omega.unclamped(r.lambda, r.b, jdv).max(lo).min(hi)
 }
 
+/// The new λ of a normal row in four lanes (`pgs::solve_manifold` lane by lane): its
+/// angular terms on the angular `dV` `(wa, wb)` from before the point's friction
+/// impulses, those impulses through the couplings as `ahead`, λ ∈ [0, ∞).
+#[inline(always)]
+fn new_normal_lambda<R: Relax>(
+    r: &WideRow,
+    lin: Vec4,
+    omega: R,
+    (wa, wb): (&V3, &V3),
+    ahead: Vec4,
+) -> Vec4 {
+    let jdv = (((r.ang_a.dot(*wa) + r.ang_b.dot(*wb)) + lin) + ahead) * r.inv_d;
+    let inf = Vec4::splat(f32::INFINITY);
+    omega.unclamped(r.lambda, r.b, jdv).max(Vec4::ZERO).min(inf)
+}
+
+/// The normal row's couplings `c(n, k) = J_ang,a·T_a + J_ang,b·T_b` with the friction
+/// rows `k = 1, 2` of wide point `i` as stored (`pgs::coupling` lane by lane), for
+/// [`WideSlot::couple`]. They depend on the blocks only, so the build makes them once
+/// for every sweep of the step.
+#[inline(always)]
+pub(crate) fn couplings<A: AngularT>(p: &WidePoint, t: A, i: usize) -> [Vec4; 2] {
+    let [rn, r1, r2] = &p.rows;
+    let c = |k: usize, r: &WideRow| {
+        let (ta, tb) = t.t(i, k, r);
+        rn.ang_a.dot(ta) + rn.ang_b.dot(tb)
+    };
+    [c(1, r1), c(2, r2)]
+}
+
 /// `dV += T·δ` of one row in four lanes (`pgs::apply_impulse` lane by lane): the
 /// linear blocks `∓dir/m`, the angular `T_ang` blocks `(ta, tb)`.
 #[inline(always)]
@@ -918,7 +952,6 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
     let m = ima + imb;
     let h = g.half();
     let n = slots.len();
-    let inf = Vec4::splat(f32::INFINITY);
     for k in 0..n {
         let i = if back { n - 1 - k } else { k };
         let slot = &mut slots[i];
@@ -932,13 +965,17 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
         // The impulses with the blocks read again from the slot (`lanes::fresh`).
         let rows = fresh(&slot.rows);
         let (r1, r2) = (rows[1].get(h), rows[2].get(h));
+        let (at_a, at_b) = (va.ang, vb.ang);
         apply_angular(t.t(i, 1, &r1), e1, &mut va, &mut vb);
         w[1] += e1 * m;
         apply_angular(t.t(i, 2, &r2), e2, &mut va, &mut vb);
         w[2] += e2 * m;
-        // Then the normal row, λ ∈ [0, ∞).
+        // Then the normal row, from `dV` before the friction impulses plus those
+        // impulses through its couplings.
         let rn = rows[0].get(h);
-        let nn = new_lambda(&rn, w[0], (Vec4::ZERO, inf), omega, &va, &vb);
+        let [c1, c2] = slot.couple.map(|c| c[h & 1]);
+        let ahead = c1 * e1 + c2 * e2;
+        let nn = new_normal_lambda(&rn, w[0], omega, (&at_a, &at_b), ahead);
         let en = nn - rn.lambda;
         let rn = fresh(&slot.rows)[0].get(h);
         apply_angular(t.t(i, 0, &rn), en, &mut va, &mut vb);
@@ -1938,7 +1975,7 @@ impl WideContacts {
 
 const _: () = assert!(std::mem::size_of::<WideRow>() == 144);
 const _: () = assert!(std::mem::size_of::<WidePoint>() == 432);
-const _: () = assert!(std::mem::size_of::<WideSlot>() == 864);
+const _: () = assert!(std::mem::size_of::<WideSlot>() == 928);
 const _: () = assert!(std::mem::size_of::<WideT>() == 288);
 const _: () = assert!(std::mem::size_of::<Group>() == 320);
 

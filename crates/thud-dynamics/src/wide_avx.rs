@@ -613,6 +613,15 @@ mod kernel {
             ang.add(lin).mul(self.inv_d)
         }
 
+        /// `J̃·dV` of a normal row with its angular terms on `(wa, wb)` and the
+        /// friction impulses through its couplings, `ahead` (`wide::new_normal_lambda`).
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn velocity_ahead(&self, lin: F8, (wa, wb): (V8, V8), ahead: F8) -> F8 {
+            let ang = self.j_ang_a.dot(wa).add(self.j_ang_b.dot(wb));
+            ang.add(lin).add(ahead).mul(self.inv_d)
+        }
+
         /// `dV += T·δ` for the row's direction `dir` (`wide::apply_impulse`).
         #[target_feature(enable = "avx")]
         #[inline]
@@ -674,13 +683,17 @@ mod kernel {
                         // The blocks again from the slot, not kept in registers (`lanes::fresh`).
                         let rows = fresh(&s.rows);
                         let (r1, r2) = (Row8::load(&rows[1], inv_i), Row8::load(&rows[2], inv_i));
+                        let at = (va.ang, vb.ang);
                         r1.apply(e1, &mut va, &mut vb);
                         w[1] = w[1].add(e1.mul(m));
                         r2.apply(e2, &mut va, &mut vb);
                         w[2] = w[2].add(e2.mul(m));
-                        // The normal row (`pgs::update`, λ ∈ [0, ∞)).
+                        // The normal row (`pgs::solve_manifold`, λ ∈ [0, ∞)): `dV` from
+                        // before the friction impulses, those through the couplings.
                         let rn = Row8::load(&rows[0], inv_i);
-                        let vn = rn.velocity(w[0], &va, &vb);
+                        let [c1, c2] = [F8::load(&s.couple[0]), F8::load(&s.couple[1])];
+                        let ahead = c1.mul(e1).add(c2.mul(e2));
+                        let vn = rn.velocity_ahead(w[0], at, ahead);
                         let nn = rn.unclamped(vn).max(zero).min(inf);
                         let en = nn.sub(rn.lambda);
                         let rn = Row8::load(&fresh(&s.rows)[0], inv_i);
@@ -856,9 +869,19 @@ mod kernel {
                                 .store(&mut row.lambda);
                             inv_d.select(live, zero).store(&mut row.inv_d);
                         };
-                    put(&mut slot.rows[1], gb.row(t1, lin_1, r_a, r_b), warm[1]);
-                    put(&mut slot.rows[2], gb.row(t2, lin_2, r_a, r_b), warm[2]);
+                    let row1 = gb.row(t1, lin_1, r_a, r_b);
+                    put(&mut slot.rows[1], row1, warm[1]);
+                    let row2 = gb.row(t2, lin_2, r_a, r_b);
+                    put(&mut slot.rows[2], row2, warm[2]);
                     let (ja, jb, b, inv_dn) = gb.row(n, lin_n, r_a, r_b);
+                    // The normal row's couplings with the friction rows
+                    // (`wide::couplings`, zero in the lanes without a point).
+                    let couple = |(ka, kb, _, _): (V8, V8, F8, F8)| {
+                        let (ta, tb) = (ka.scale(gb.c_a), kb.scale(gb.c_b));
+                        ja.dot(ta).add(jb.dot(tb)).select(live, zero)
+                    };
+                    couple(row1).store(&mut slot.couple[0]);
+                    couple(row2).store(&mut slot.couple[1]);
                     let b_vel = b;
                     // `jacobian::stabilize` on the normal row (`lanes::clamp`).
                     let v = erp.mul(sep.neg().sub(slop)).mul(inv_dt);

@@ -34,7 +34,7 @@ use crate::integrate::is_isotropic;
 use crate::jacobian::{BuildParams, PointInput};
 use crate::lanes::{M3, V3, clamp};
 use crate::solver_body::SolverBodies;
-use crate::wide::{Group, WideRow, WideSide, WideSlot, WideT, WideVel, gather};
+use crate::wide::{self, Group, WideRow, WideSide, WideSlot, WideT, WideVel, gather};
 
 /// What the rows of a group need of its bodies, lane by lane (gathered once).
 pub(crate) struct GroupBodies {
@@ -284,6 +284,14 @@ pub(crate) fn build_group(
             Vec4::ZERO
         };
         put(0, rn, bn);
+        let point = slot.point(half);
+        let couple = match t.get(wi) {
+            Some(blocks) => wide::couplings(&point, std::slice::from_ref(blocks), 0),
+            None => wide::couplings(&point, g.isotropic(), 0),
+        };
+        for (c, v) in slot.couple.iter_mut().zip(couple) {
+            c[half & 1] = Vec4::select(live, v, Vec4::ZERO);
+        }
         *ws = WideSide {
             split_b: Vec4::select(live, split_b, Vec4::ZERO),
             sep: Vec4::select(live, sep, Vec4::ZERO),
