@@ -26,7 +26,9 @@
 //! `pgs::solve_manifold`: same values to rounding, same figures. And when the normal row
 //! began to read its point's friction impulses through its couplings with them,
 //! `J_ang·ω + c₁δ₁ + c₂δ₂`, instead of from `dV` (`pgs::solve_manifold`): same values
-//! to rounding, same figures.)
+//! to rounding, same figures. `pyramid_20` and `pile_1000` moved when slowly turning
+//! bodies' orientations began to be renormalized by one Newton step
+//! (`integrate::renormalize`); `tower_20`, whose boxes do not turn, did not.)
 //!
 //! Updating: when a change is *meant* to change the simulation, run
 //! `cargo test -p thud --test pinned_state -- --nocapture`, check the new figures of the scenes
@@ -40,8 +42,8 @@ mod scene_world;
 use thud_dynamics::{Settings, SweepOrder};
 
 const PINNED: [(&str, u64); 3] = [
-    ("pyramid_20", 0xff3e_e494_4744_cfaa),
-    ("pile_1000", 0xd7df_9004_856e_a3ad),
+    ("pyramid_20", 0xb467_4493_0722_275a),
+    ("pile_1000", 0xea59_1343_cc97_7430),
     ("tower_20", 0xe02b_cefc_81e2_992d),
 ];
 
@@ -50,8 +52,8 @@ const PINNED: [(&str, u64); 3] = [
 /// not hold these (sending the exact mode's islands to the scalar sweep in store order
 /// did not, and now stays with the sequential order).
 const PINNED_COLORED: [(&str, u64); 2] = [
-    ("pyramid_20", 0xf86a_4a04_f34c_2eb7),
-    ("pile_1000", 0x1253_19c3_584d_fb7d),
+    ("pyramid_20", 0x92b7_7814_9140_f890),
+    ("pile_1000", 0xf521_27cb_2ad3_584a),
 ];
 
 #[test]

@@ -112,6 +112,10 @@ pub(crate) fn clamp_velocity(u: Velocity, max_lin: f32, max_ang: f32) -> Velocit
     }
 }
 
+/// How far from 1 a quaternion's squared length may be for [`renormalize`] to take one
+/// Newton step instead of a square root and a division.
+const NEWTON_RENORM: f32 = 1e-4;
+
 /// Advance a centre of mass and orientation by `dt` at velocity `u`.
 #[must_use]
 #[inline]
@@ -124,14 +128,52 @@ pub(crate) fn integrate_pose(com: Vec3, q: Quat, u: Velocity, dt: f32) -> (Vec3,
         q.y + 0.5 * dt * dq.y,
         q.z + 0.5 * dt * dq.z,
         q.w + 0.5 * dt * dq.w,
-    )
-    .normalize();
-    (com, q)
+    );
+    (com, renormalize(q))
+}
+
+/// `q / |q|` for a quaternion just advanced from a unit one.
+///
+/// The step `q + ½·dt·(ω, 0)·q` adds a part orthogonal to `q`, so `|q|² = 1 + ε` with
+/// `ε = dt²|ω|²/4`. Where `|ε| < 10⁻⁴` (`|ω| < 4.8` rad/s at a 240 Hz substep: every
+/// body of a resting or slowly moving scene) one Newton step of `1/√d`,
+/// `q·(3 − d)/2`, leaves a relative error of `3ε²/8 < 4·10⁻⁹`, below `f32`'s
+/// resolution, without the square root and the division, whose latency made the
+/// renormalization a tenth of the integrate stage. Faster spins take the exact path.
+#[must_use]
+#[inline]
+pub(crate) fn renormalize(q: Quat) -> Quat {
+    let d = q.length_squared();
+    if (d - 1.0).abs() < NEWTON_RENORM {
+        q * (1.5 - 0.5 * d)
+    } else {
+        q.normalize()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_newton_renormalization_agrees_with_the_exact_one() {
+        let axis = Vec3::new(0.3, -0.8, 0.5).normalize();
+        for k in 0..200 {
+            // Spins from 0 to 20 rad/s over a 240 Hz substep: both paths taken.
+            let w = axis * (0.1 * k as f32);
+            let q0 = Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), 0.01 * k as f32);
+            let u = Velocity {
+                lin: Vec3::ZERO,
+                ang: w,
+            };
+            let (_, q) = integrate_pose(Vec3::ZERO, q0, u, 1.0 / 240.0);
+            let dq = Quat::from_xyzw(w.x, w.y, w.z, 0.0) * q0;
+            let raw = q0 + dq * (0.5 / 240.0);
+            let exact = raw.normalize();
+            assert!((q.length() - 1.0).abs() < 2.0 * f32::EPSILON, "k = {k}");
+            assert!((q - exact).length() < 2.0 * f32::EPSILON, "k = {k}");
+        }
+    }
 
     #[test]
     fn free_fall_matches_the_discrete_closed_form() {
