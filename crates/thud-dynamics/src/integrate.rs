@@ -86,6 +86,7 @@ pub(crate) struct ForceInput {
 
 /// `Vnc = u + dt·M⁻¹F` with gravity, force, torque, implicit gyroscopic term and damping.
 #[must_use]
+#[inline]
 pub(crate) fn velocity_without_contact(u: Velocity, f: &ForceInput, dt: f32) -> Velocity {
     let mut lin = u.lin + dt * (f.gravity + f.inv_mass * f.force);
     let mut ang = u.ang + dt * (f.inv_inertia_world * f.torque);
