@@ -13,6 +13,7 @@
 //! | `v0` | [`Velocity`] (u(t), start of step) | 24 | restitution (approach speed) |
 //! | `inv_mass` | `f32` | 4 | Jacobian build |
 //! | `inv_inertia` | `Mat3` (world) | 36 | Jacobian build |
+//! | `iso` | `Option<f32>`: `c` where `inv_inertia = c·1` (a cube's, a sphere's; 0 for a fixed body) | 8 | packing the groups (`wide.rs`) |
 //! | `com` | `Vec3` (world) | 12 | Jacobian build (lever arms) |
 //! | `body` | `u32` body slot | 4 | write-back |
 //!
@@ -53,6 +54,7 @@ pub(crate) struct SolverBodies {
     pub v0: Vec<Velocity>,
     pub inv_mass: Vec<f32>,
     pub inv_inertia: Vec<Mat3>,
+    pub iso: Vec<Option<f32>>,
     pub com: Vec<Vec3>,
     pub body: Vec<u32>,
 }
@@ -67,6 +69,7 @@ impl SolverBodies {
         self.v0.clear();
         self.inv_mass.clear();
         self.inv_inertia.clear();
+        self.iso.clear();
         self.com.clear();
         self.body.clear();
         self.push(
@@ -96,6 +99,8 @@ impl SolverBodies {
         self.v0.push(v0);
         self.inv_mass.push(inv_mass);
         self.inv_inertia.push(inv_inertia);
+        let iso = crate::integrate::is_isotropic(&inv_inertia).then_some(inv_inertia.x_axis.x);
+        self.iso.push(iso);
         self.com.push(com);
         self.body.push(body);
         (self.dv.len() - 1) as u32

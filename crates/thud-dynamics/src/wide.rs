@@ -1155,14 +1155,7 @@ impl WideContacts {
         // A body's isotropic inverse inertia `c` (`I⁻¹ = c·1`; 0 for a fixed body), or
         // `None`: its `T_ang` blocks need the whole matrix.
         let fixed = &self.fixed;
-        let iso = |i: u32| {
-            let m = &bodies.inv_inertia[i as usize];
-            if fixed[i as usize] {
-                Some(0.0)
-            } else {
-                crate::integrate::is_isotropic(m).then_some(m.x_axis.x)
-            }
-        };
+        let iso = |i: u32| bodies.iso[i as usize];
         let mut reuse = self.coloring.reused && store.manifold_points == self.last_points;
         if reuse {
             // The same colouring over the same manifolds and points: the same groups and
