@@ -523,7 +523,9 @@ pub(crate) fn takes_any(
         if 3 * idx.len() + jidx.len() > rule.max_rows {
             continue;
         }
-        let points = idx.iter().map(|&p| &c.inputs[p as usize]);
+        let points = idx
+            .iter()
+            .map(|&p| &c.manifold_inputs[c.inputs[p as usize].manifold as usize]);
         let joints = jidx.iter().map(|&r| &j.rows[r as usize]);
         let (ids, ratio) = stats_of(
             points
@@ -581,7 +583,7 @@ pub(crate) fn export(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jacobian::{BuildParams, PointInput};
+    use crate::jacobian::{BuildParams, ContactInput};
     use crate::solver_body::SolverBodies;
     use glam::{Mat3, Vec3};
 
@@ -617,7 +619,7 @@ mod tests {
             (0u32, 1u32, Vec3::new(0.0, 0.0, 0.0)),
             (1, 2, Vec3::new(0.0, 1.0, 0.0)),
         ] {
-            let input = PointInput {
+            let input = ContactInput {
                 a,
                 b,
                 normal: Vec3::Y,

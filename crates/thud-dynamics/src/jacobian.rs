@@ -86,9 +86,10 @@ pub(crate) struct ContactRows {
     pub rows: [Row; 3],
 }
 
-/// Everything the builder needs about one contact point.
+/// Everything the builder needs about one contact point: its manifold's
+/// ([`ManifoldInput`]) and its own ([`PointInput`]) inputs.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct PointInput {
+pub(crate) struct ContactInput {
     pub a: u32,
     pub b: u32,
     pub normal: Vec3,
@@ -98,6 +99,65 @@ pub(crate) struct PointInput {
     pub restitution: f32,
     /// Last step's (λn, λt1, λt2).
     pub warm: [f32; 3],
+}
+
+impl ContactInput {
+    /// The point's part and its manifold's (`manifold`: the manifold's index).
+    #[cfg(test)]
+    pub(crate) fn split(&self, manifold: u32) -> (ManifoldInput, PointInput) {
+        (
+            ManifoldInput {
+                a: self.a,
+                b: self.b,
+                normal: self.normal,
+                friction: self.friction,
+                restitution: self.restitution,
+            },
+            PointInput {
+                point: self.point,
+                separation: self.separation,
+                warm: self.warm,
+                manifold,
+            },
+        )
+    }
+
+    /// A point's inputs with its manifold's.
+    #[inline(always)]
+    pub(crate) fn of(m: &ManifoldInput, p: &PointInput) -> Self {
+        ContactInput {
+            a: m.a,
+            b: m.b,
+            normal: m.normal,
+            point: p.point,
+            separation: p.separation,
+            friction: m.friction,
+            restitution: m.restitution,
+            warm: p.warm,
+        }
+    }
+}
+
+/// What a manifold's points share: the solver bodies, the normal, the combined
+/// friction and restitution (28 bytes, once a manifold).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ManifoldInput {
+    pub a: u32,
+    pub b: u32,
+    pub normal: Vec3,
+    pub friction: f32,
+    pub restitution: f32,
+}
+
+/// A contact point's own inputs (32 bytes): where, how far apart, last step's impulses,
+/// and its manifold (index into `ContactStore::manifold_inputs`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PointInput {
+    pub point: Vec3,
+    pub separation: f32,
+    /// Last step's (λn, λt1, λt2).
+    pub warm: [f32; 3],
+    pub manifold: u32,
 }
 
 /// Step-wide parameters of the builder.
@@ -275,7 +335,7 @@ pub(crate) fn refresh_point(c: &mut ContactRows, sep: f32, s: &BuildParams) -> f
 #[must_use]
 pub(crate) fn build_point(
     bodies: &SolverBodies,
-    p: &PointInput,
+    p: &ContactInput,
     s: &BuildParams,
 ) -> (ContactRows, PointExtra) {
     let (a, b) = (p.a as usize, p.b as usize);
@@ -368,7 +428,7 @@ mod tests {
             inv_i * 0.5,
             Vec3::new(0.0, 1.0, 0.0),
         );
-        let p = PointInput {
+        let p = ContactInput {
             a: 1,
             b: 2,
             normal: Vec3::Y,

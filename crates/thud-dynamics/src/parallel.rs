@@ -645,7 +645,7 @@ pub(crate) mod tests {
     use glam::{Mat3, Vec3};
 
     use crate::contact::ContactStore;
-    use crate::jacobian::{BuildParams, PointInput};
+    use crate::jacobian::{BuildParams, ContactInput};
     use crate::joint::rows::JointRows;
     use crate::settings::SweepOrder;
     use crate::solver_body::{SolverBodies, Velocity};
@@ -683,7 +683,7 @@ pub(crate) mod tests {
                     .take(n)
                     .enumerate()
                 {
-                    let p = PointInput {
+                    let p = ContactInput {
                         a: below,
                         b: body,
                         normal: Vec3::Y,

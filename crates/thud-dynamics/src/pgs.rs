@@ -424,7 +424,7 @@ pub(crate) fn split_sweep_joints(rows: &[JointRow], lambda: &mut [f32], pseudo: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jacobian::{BuildParams, PointInput, build_point};
+    use crate::jacobian::{BuildParams, ContactInput, build_point};
     use crate::solver_body::SolverBodies;
     use glam::{Mat3, Vec3};
 
@@ -442,7 +442,7 @@ mod tests {
         let pts = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
             .iter()
             .map(|&(x, z)| {
-                let p = PointInput {
+                let p = ContactInput {
                     a: 0,
                     b: 1,
                     normal: Vec3::Y,

@@ -67,7 +67,7 @@ use glam::{BVec4A, Mat3, Vec3, Vec4};
 
 use crate::color::Coloring;
 use crate::contact::{ContactStore, each_point};
-use crate::jacobian::{BuildParams, ContactRows, PointInput, Row};
+use crate::jacobian::{BuildParams, ContactRows, Row};
 use crate::lanes::{V3, fresh, transpose};
 use crate::parallel::{self, LastRows, Schedule, Units};
 use crate::pgs;
@@ -1138,7 +1138,7 @@ impl WideContacts {
                 i == 0 || (bodies.inv_mass[i] == 0.0 && bodies.inv_inertia[i] == Mat3::ZERO)
             }),
         );
-        let pts = &store.inputs;
+        let mins = &store.manifold_inputs;
         // The exact mode's tall islands are swept from the scalar rows in store order:
         // in the sequential order that is the order their levels give; colours meet a
         // body's manifolds in another order, so there they keep their lanes.
@@ -1148,7 +1148,8 @@ impl WideContacts {
             store
                 .manifold_points
                 .iter()
-                .map(|&(s, _)| (pts[s as usize].a, pts[s as usize].b, taken(s))),
+                .zip(mins)
+                .map(|(&(s, _), m)| (m.a, m.b, taken(s))),
             &self.fixed,
             order,
         );
@@ -1192,7 +1193,7 @@ impl WideContacts {
             self.lanes.clear();
             self.lane_manifolds.clear();
             self.at.clear();
-            self.at.resize(pts.len(), u32::MAX);
+            self.at.resize(store.inputs.len(), u32::MAX);
             let mut t_next = 0;
             for c in 0..self.coloring.used() {
                 let start = self.groups.len() as u32;
@@ -1213,7 +1214,7 @@ impl WideContacts {
                         .resize(self.lanes.len() + g.count as usize, [u32::MAX; 4]);
                     for (l, &m) in chunk.iter().enumerate() {
                         let (s, n) = mp[m as usize];
-                        let first = &pts[s as usize];
+                        let first = &mins[m as usize];
                         manifolds[l] = m;
                         g.a[l] = first.a;
                         g.b[l] = first.b;
@@ -1300,14 +1301,15 @@ impl WideContacts {
                         // each point's warm impulses right after its rows.
                         for u in 0..self.units.len() {
                             let [g0, g1] = self.units[u].map(|g| g as usize);
-                            if self.build_pair([g0, g1], &store.inputs, bodies, params, dv) {
+                            let inputs = wide_build::Inputs::of(store);
+                            if self.build_pair([g0, g1], inputs, bodies, params, dv) {
                                 continue;
                             }
                             for gi in [g0, g1] {
                                 let Some(g) = self.groups.get_mut(gi) else {
                                     continue;
                                 };
-                                let (r, inputs) = (g.range(), &store.inputs);
+                                let r = g.range();
                                 let rows = wide_build::GroupRows {
                                     slots: &mut self.slots[g.slots()],
                                     t: &mut self.t[g.t_range()],
@@ -1328,7 +1330,10 @@ impl WideContacts {
                 wide_build::each_group(pool, groups, rows, &|g, rows| {
                     kernel.run(
                         #[inline(always)]
-                        || wide_build::build_group(g, rows, &store.inputs, bodies, params),
+                        || {
+                            let inputs = wide_build::Inputs::of(store);
+                            wide_build::build_group(g, rows, inputs, bodies, params)
+                        },
                     );
                 });
                 false
@@ -1361,7 +1366,7 @@ impl WideContacts {
     fn build_pair(
         &mut self,
         [g0, g1]: [usize; 2],
-        inputs: &[PointInput],
+        inputs: wide_build::Inputs<'_>,
         bodies: &SolverBodies,
         params: &BuildParams,
         dv: &mut [Velocity],
@@ -1377,8 +1382,16 @@ impl WideContacts {
         let (a, b) = (&self.groups[g0], &self.groups[g1]);
         let lanes = [&self.lanes[ra.clone()], &self.lanes[rb.clone()]];
         let slots = &mut self.slots[a.slots()];
-        self.pairs
-            .build([a, b], slots, side, lanes, inputs, bodies, params, dv)
+        self.pairs.build(
+            [a, b],
+            slots,
+            side,
+            lanes,
+            inputs.points,
+            bodies,
+            params,
+            dv,
+        )
     }
 
     /// The refresh of the groups `g` where they can run as one eight-lane kernel
@@ -1807,6 +1820,7 @@ impl WideContacts {
         store
             .points
             .extend(store.inputs.iter().zip(&self.at).map(|(input, &at)| {
+                let input = &store.manifold_inputs[input.manifold as usize];
                 let (w, l) = ((at / 4) as usize, (at % 4) as usize);
                 let g = self.groups[self.group_of(w)];
                 let (slot, h) = self.slot_of(w);
@@ -1975,7 +1989,7 @@ const _: () = assert!(std::mem::size_of::<Group>() == 320);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jacobian::{BuildParams, PointInput};
+    use crate::jacobian::{BuildParams, ContactInput};
     use glam::Vec3;
 
     /// Stacks with manifolds of three and four points (nine a level: pairs of groups of
@@ -1985,9 +1999,12 @@ mod tests {
     /// of operations.
     fn uneven_stacks() -> (SolverBodies, ContactStore) {
         let (mut bodies, mut store) = crate::parallel::tests::stacks(9, 12);
+        for (i, m) in store.manifold_inputs.iter_mut().enumerate() {
+            let t = i as f32;
+            m.normal = Vec3::new(0.05 * (0.7 * t).sin(), 1.0, 0.04 * (1.3 * t).cos()).normalize();
+        }
         for (i, p) in store.inputs.iter_mut().enumerate() {
             let t = i as f32;
-            p.normal = Vec3::new(0.05 * (0.7 * t).sin(), 1.0, 0.04 * (1.3 * t).cos()).normalize();
             p.point += Vec3::new(
                 0.01 * (0.9 * t).cos(),
                 0.003 * (0.4 * t).sin(),
@@ -2237,7 +2254,7 @@ mod tests {
         let mut manifold = |a: u32, b: u32, y: f32, xs: [f32; 2], n: u32| {
             for k in 0..n {
                 let (x, z) = [(xs[0], -0.5), (xs[1], -0.5), (xs[1], 0.5), (xs[0], 0.5)][k as usize];
-                let p = PointInput {
+                let p = ContactInput {
                     a,
                     b,
                     normal: Vec3::Y,
@@ -2381,7 +2398,8 @@ mod tests {
         wide.rows_into(&mut lanes);
         let mut fresh = ContactStore::default();
         for input in &store.inputs {
-            fresh.push_point(*input, &rebuilt, &s, false);
+            let m = &store.manifold_inputs[input.manifold as usize];
+            fresh.push_point(ContactInput::of(m, input), &rebuilt, &s, false);
         }
         let dv = &bodies.dv;
         for (i, want) in fresh.points.iter().enumerate() {

@@ -29,9 +29,10 @@
 use glam::{BVec4A, Vec3, Vec4};
 use rayon::join;
 
+use crate::contact::ContactStore;
 use crate::contact::parallel_points;
 use crate::integrate::is_isotropic;
-use crate::jacobian::{BuildParams, PointInput};
+use crate::jacobian::{BuildParams, ManifoldInput, PointInput};
 use crate::lanes::{M3, V3, clamp};
 use crate::solver_body::SolverBodies;
 use crate::wide::{self, Group, WideRow, WideSide, WideSlot, WideT, WideVel, gather};
@@ -162,21 +163,41 @@ pub(crate) struct GroupRows<'a> {
     pub lanes: &'a [[u32; 4]],
 }
 
+/// The contact store's inputs the rows are built from: the points' own, and their
+/// manifolds'.
+#[derive(Clone, Copy)]
+pub(crate) struct Inputs<'a> {
+    pub points: &'a [PointInput],
+    pub manifolds: &'a [ManifoldInput],
+}
+
+impl<'a> Inputs<'a> {
+    pub(crate) fn of(store: &'a ContactStore) -> Self {
+        Inputs {
+            points: &store.inputs,
+            manifolds: &store.manifold_inputs,
+        }
+    }
+}
+
 /// What a group's rows share, set once before its points' rows: each body's share of
 /// the basis hand-back ([`crate::wide::shares`]), the lanes' friction coefficients and
 /// the rows' directions — every lane's manifold normal (from its first point, `first`:
 /// a manifold's points share its normal and material, so its tangents too; an empty
 /// lane `Y`) and its tangents.
 #[inline(always)]
-pub(crate) fn prepare_group(g: &mut Group, first: Option<&[u32; 4]>, inputs: &[PointInput]) {
+pub(crate) fn prepare_group(g: &mut Group, first: Option<&[u32; 4]>, inputs: Inputs<'_>) {
     (g.share_a, g.share_b) = crate::wide::shares(g.inv_mass_a, g.inv_mass_b);
     if let Some(lanes) = first {
         let mut n = V3::default();
         let mut friction = Vec4::ZERO;
         for (l, &i) in lanes.iter().enumerate() {
-            let input = inputs.get(i as usize);
-            n.set(l, input.map_or(Vec3::Y, |p| p.normal));
-            friction[l] = input.map_or(0.0, |p| p.friction);
+            let m = inputs
+                .points
+                .get(i as usize)
+                .map(|p| &inputs.manifolds[p.manifold as usize]);
+            n.set(l, m.map_or(Vec3::Y, |m| m.normal));
+            friction[l] = m.map_or(0.0, |m| m.friction);
         }
         g.set_friction(friction);
         let (t1, t2) = tangents(n);
@@ -224,12 +245,13 @@ impl PointLanes {
 pub(crate) fn build_group(
     g: &mut Group,
     rows: GroupRows<'_>,
-    inputs: &[PointInput],
+    inputs: Inputs<'_>,
     bodies: &SolverBodies,
     s: &BuildParams,
 ) {
     let gb = GroupBodies::gather(g, bodies);
     prepare_group(g, rows.lanes.first(), inputs);
+    let inputs = inputs.points;
     let (inv_dt, erp, slop) = (
         Vec4::splat(s.inv_dt),
         Vec4::splat(s.erp),
@@ -386,7 +408,7 @@ mod tests {
     use glam::{Mat3, Quat, Vec3};
 
     use crate::contact::ContactStore;
-    use crate::jacobian::{BuildParams, PointInput};
+    use crate::jacobian::{BuildParams, ContactInput};
     use crate::settings::SweepOrder;
     use crate::solver_body::{SolverBodies, Velocity};
     use crate::wide::WideContacts;
@@ -452,7 +474,7 @@ mod tests {
                 let normal = Vec3::new(0.1 * m as f32, 1.0, -0.6 + 0.2 * m as f32).normalize();
                 for k in 0..n {
                     let kf = k as f32;
-                    let input = PointInput {
+                    let input = ContactInput {
                         a,
                         b,
                         normal: if m == 5 { Vec3::X } else { normal },
