@@ -220,6 +220,7 @@ impl BodyBuilder {
             inv_mass: 0.0,
             inertia_local: Mat3::ZERO,
             inv_inertia_local: Mat3::ZERO,
+            isotropic: true,
             gravity_scale: self.gravity_scale,
             linear_damping: self.linear_damping,
             angular_damping: self.angular_damping,
@@ -265,6 +266,10 @@ pub struct Body {
     /// Inertia about the centre of mass, body frame (kg·m²).
     pub(crate) inertia_local: Mat3,
     pub(crate) inv_inertia_local: Mat3,
+    /// `inertia_local` is `c·1` (a sphere's, a cube's): no gyroscopic torque, and the
+    /// world inertia is the local one (`integrate::is_isotropic`, asked once here
+    /// instead of by the integrator for every body in every solve substep).
+    pub(crate) isotropic: bool,
     pub(crate) gravity_scale: f32,
     pub(crate) linear_damping: f32,
     pub(crate) angular_damping: f32,
@@ -441,6 +446,7 @@ impl Body {
         self.local_com = local_com;
         self.inertia_local = inertia;
         self.inv_inertia_local = inertia.inverse();
+        self.isotropic = crate::integrate::is_isotropic(&inertia);
         Ok(())
     }
 }

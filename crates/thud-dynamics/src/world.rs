@@ -1094,7 +1094,9 @@ fn force_input(b: &Body, s: &Settings, inv_i: Mat3) -> ForceInput {
         rotation: b.pose.rotation,
         linear_damping: b.linear_damping,
         angular_damping: b.angular_damping,
-        gyroscopic: s.gyroscopic,
+        // (An isotropic body has no gyroscopic torque: `implicit_gyroscopic` would
+        // return `ω` as it is.)
+        gyroscopic: s.gyroscopic && !b.isotropic,
     }
 }
 
