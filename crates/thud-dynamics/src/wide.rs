@@ -1786,6 +1786,15 @@ impl WideContacts {
     }
 
     /// The slot and half of wide point `w`.
+    /// The couplings `c(n, 1)`, `c(n, 2)` the lanes hold for store point `i`.
+    #[cfg(test)]
+    pub(crate) fn couplings_of(&self, i: usize) -> [f32; 2] {
+        let at = self.at[i];
+        let (w, l) = ((at / 4) as usize, (at % 4) as usize);
+        let (slot, h) = self.slot_of(w);
+        slot.couple.map(|c| c[h & 1][l])
+    }
+
     fn slot_of(&self, w: usize) -> (&WideSlot, usize) {
         let loc = self.loc[w] as usize;
         (&self.slots[loc / 2], loc % 2)
@@ -2130,6 +2139,8 @@ mod tests {
                             .into_iter()
                             .for_each(|x| put(bits, x));
                     }
+                    // The normal row's couplings, made from registers in eight lanes.
+                    slot.couple.iter().for_each(|c| put(bits, c[h & 1]));
                     let side = &wide.side[w];
                     [side.split_b, side.sep, side.b_vel]
                         .into_iter()
