@@ -29,8 +29,7 @@
 use glam::{BVec4A, Vec3, Vec4};
 use rayon::join;
 
-use crate::contact::ContactStore;
-use crate::contact::parallel_points;
+use crate::contact::{ContactStore, parallel_points};
 use crate::integrate::is_isotropic;
 use crate::jacobian::{BuildParams, ManifoldInput, PointInput};
 use crate::lanes::{M3, V3, clamp};
@@ -306,10 +305,13 @@ pub(crate) fn build_group(
             Vec4::ZERO
         };
         put(0, rn, bn);
+        // The normal row's couplings from the rows as stored, with the sweep's `T_ang`
+        // (`solve_group`'s choice).
         let point = slot.point(half);
-        let couple = match t.get(wi) {
-            Some(blocks) => wide::couplings(&point, std::slice::from_ref(blocks), 0),
-            None => wide::couplings(&point, g.isotropic(), 0),
+        let couple = if g.t_blocks() {
+            wide::couplings(&point, &*t, wi)
+        } else {
+            wide::couplings(&point, g.isotropic(), wi)
         };
         for (c, v) in slot.couple.iter_mut().zip(couple) {
             c[half & 1] = Vec4::select(live, v, Vec4::ZERO);
