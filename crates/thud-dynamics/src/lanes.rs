@@ -15,6 +15,8 @@ use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 use glam::{BVec4A, Mat3, Vec3, Vec4};
 
+use crate::solver_body::Velocity;
+
 /// `r`, as a pointer the compiler cannot see through. The sweeps read a row's blocks
 /// twice — for `J·dV`, then for the impulse `T·δ` — and load them from the row both
 /// times: kept in registers from the first load, the blocks would not fit beside the
@@ -203,6 +205,37 @@ pub(crate) fn transpose(r: [Vec4; 4]) -> [Vec4; 4] {
     #[cfg(not(target_arch = "x86_64"))]
     {
         std::array::from_fn(|j| Vec4::new(r[0][j], r[1][j], r[2][j], r[3][j]))
+    }
+}
+
+/// `*v = (lin: head.xyz, ang: (head.w, tail.x, tail.y))`, written as one 16-byte and
+/// one 8-byte store: the pieces the sweeps' gathers load (`wide::gather`). Left to the
+/// compiler, some of these writes became two 4-byte stores for `ang.y`, `ang.z`, and the
+/// next group's 8-byte load of that body could not be forwarded from them: it waited
+/// for both stores to reach the cache, at the head of that group's chain of updates
+/// (`docs/performance.md`, *Velocities stored as they are loaded*). Moves values, so the
+/// bits stay.
+#[inline(always)]
+#[allow(unsafe_code)]
+pub(crate) fn store_velocity(v: &mut Velocity, head: Vec4, tail: Vec4) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128, _mm_castps_pd, _mm_storel_pd, _mm_storeu_ps};
+        let p: *mut f32 = (v as *mut Velocity).cast();
+        // SAFETY: `Velocity` is `repr(C)`, six `f32`s (`lin` then `ang`, 24 bytes, no
+        // padding), so the 16 bytes at `p` and the 8 at `p + 4` lie within `*v`, which
+        // we hold mutably; unaligned stores; SSE2 is part of x86-64's baseline.
+        unsafe {
+            _mm_storeu_ps(p, __m128::from(head));
+            _mm_storel_pd(p.add(4).cast(), _mm_castps_pd(__m128::from(tail)));
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        *v = Velocity {
+            lin: head.truncate(),
+            ang: Vec3::new(head.w, tail.x, tail.y),
+        };
     }
 }
 

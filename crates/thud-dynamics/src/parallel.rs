@@ -61,6 +61,7 @@ use std::time::{Duration, Instant};
 use glam::Vec4;
 use smallvec::SmallVec;
 
+use crate::lanes;
 use crate::solver_body::Velocity;
 use crate::wide::{
     self, GaussSeidel, Group, LastSweep, ManifoldPoints, Sor, Velocities, WideSide, WideSlot,
@@ -632,11 +633,11 @@ impl Velocities for SharedVelocities {
     }
 
     #[inline(always)]
-    fn set(&mut self, i: u32, v: Velocity) {
+    fn set_parts(&mut self, i: u32, head: Vec4, tail: Vec4) {
         let i = i as usize;
         debug_assert!(i < self.0.len);
         // SAFETY: in bounds; this group is the entry's only user now (type docs).
-        unsafe { self.0.ptr.add(i).write(v) }
+        lanes::store_velocity(unsafe { &mut *self.0.ptr.add(i) }, head, tail);
     }
 }
 

@@ -63,12 +63,12 @@
 //! sweep follows a few tiles behind the last one, in the same per-body order, so a
 //! tile's rows serve every sweep while they are in cache.
 
-use glam::{BVec4A, Mat3, Vec3, Vec4};
+use glam::{BVec4A, Mat3, Vec4};
 
 use crate::color::Coloring;
 use crate::contact::{ContactStore, each_point};
 use crate::jacobian::{BuildParams, ContactRows, Row};
-use crate::lanes::{V3, fresh, transpose};
+use crate::lanes::{self, V3, fresh, transpose};
 use crate::parallel::{self, LastRows, Schedule, Units};
 use crate::pgs;
 use crate::settings::SweepOrder;
@@ -548,8 +548,9 @@ impl Group {
 pub(crate) trait Velocities {
     /// Entry `i`.
     fn get(&self, i: u32) -> Velocity;
-    /// Overwrite entry `i`.
-    fn set(&mut self, i: u32, v: Velocity);
+    /// Overwrite entry `i`: `lin = head.xyz`, `ang = (head.w, tail.x, tail.y)`, in
+    /// the two pieces [`gather`] loads ([`lanes::store_velocity`]).
+    fn set_parts(&mut self, i: u32, head: Vec4, tail: Vec4);
 }
 
 impl Velocities for [Velocity] {
@@ -559,8 +560,8 @@ impl Velocities for [Velocity] {
     }
 
     #[inline(always)]
-    fn set(&mut self, i: u32, v: Velocity) {
-        self[i as usize] = v;
+    fn set_parts(&mut self, i: u32, head: Vec4, tail: Vec4) {
+        lanes::store_velocity(&mut self[i as usize], head, tail);
     }
 }
 
@@ -903,14 +904,7 @@ pub(crate) fn scatter<V: Velocities + ?Sized>(dv: &mut V, idx: [u32; 4], movable
     let tail = transpose([w.ang.y, w.ang.z, Vec4::ZERO, Vec4::ZERO]);
     for (l, &i) in idx.iter().enumerate() {
         if movable & (1 << l) != 0 {
-            let (h, t) = (head[l], tail[l]);
-            dv.set(
-                i,
-                Velocity {
-                    lin: Vec3::new(h.x, h.y, h.z),
-                    ang: Vec3::new(h.w, t.x, t.y),
-                },
-            );
+            dv.set_parts(i, head[l], tail[l]);
         }
     }
 }

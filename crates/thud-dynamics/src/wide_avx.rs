@@ -261,7 +261,7 @@ mod kernel {
         _mm256_unpackhi_ps, _mm256_unpacklo_ps, _mm256_xor_ps,
     };
 
-    use glam::{BVec4A, Vec3, Vec4};
+    use glam::{BVec4A, Vec4};
 
     use crate::jacobian::{BuildParams, PointInput};
     use crate::lanes::{V3, fresh};
@@ -566,11 +566,7 @@ mod kernel {
                 for l in 0..4 {
                     if movable[h] & (1 << l) != 0 {
                         let (hd, tl) = lanes[l][h];
-                        let v = Velocity {
-                            lin: Vec3::new(hd.x, hd.y, hd.z),
-                            ang: Vec3::new(hd.w, tl.x, tl.y),
-                        };
-                        Velocities::set(dv, idx[h][l], v);
+                        Velocities::set_parts(dv, idx[h][l], hd, tl);
                     }
                 }
             }
