@@ -166,7 +166,7 @@ impl ContactStore {
         let mut inputs = std::mem::take(&mut self.inputs);
         inputs.clear();
         inputs.reserve(total);
-        let (mut used, mut warm_started) = (0, 0);
+        let mut used = 0;
         for (mi, pm) in manifolds.iter().enumerate() {
             let (ka, kb) = (pm.a as usize, pm.b as usize);
             let (ba, bb) = (ctx.collider_body[ka], ctx.collider_body[kb]);
@@ -201,20 +201,20 @@ impl ContactStore {
                 friction,
                 restitution,
             });
-            for cp in points {
-                inputs.push(PointInput {
-                    point: cp.point,
-                    separation: cp.separation,
-                    warm: [cp.user[0], cp.user[1], cp.user[2]],
-                    manifold,
-                });
-                warm_started += usize::from(cp.user[0] != 0.0);
-            }
+            inputs.extend(points.iter().map(|cp| PointInput {
+                point: cp.point,
+                separation: cp.separation,
+                warm: [cp.user[0], cp.user[1], cp.user[2]],
+                manifold,
+            }));
             self.manifold_points.push((first, points.len() as u32));
             self.manifold_source.push(mi as u32);
             self.manifold_island.push(island);
             self.bouncy |= restitution > 0.0;
         }
+        // Counted apart: a count carried through the loop above went through the stack
+        // point after point.
+        let warm_started = inputs.iter().filter(|p| p.warm[0] != 0.0).count();
         self.inputs = inputs;
         (self.manifolds, self.warm_started) = (used, warm_started);
     }
