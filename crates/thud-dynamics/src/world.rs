@@ -653,10 +653,21 @@ impl World {
         let cb = &self.colliders.body;
         let sleeping = self.settings.sleeping;
         let lin_thr = self.settings.sleep_linear_threshold;
+        let dynamic = &self.dynamic;
         for pm in self.narrow.manifolds() {
             let (sa, sb) = (cb[pm.a as usize], cb[pm.b as usize]);
             if sa == u32::MAX || sb == u32::MAX || pm.manifold.points.is_empty() {
                 continue;
+            }
+            // Two dynamic bodies (most contacts) are joined without reading the bodies
+            // (`broad_phase` just wrote each body's kind into `dynamic`).
+            match (dynamic[sa as usize], dynamic[sb as usize]) {
+                (true, true) => {
+                    isl.uf.union(sa, sb);
+                    continue;
+                }
+                (false, false) => continue,
+                _ => {}
             }
             let (ba, bb) = (bodies.slot(sa), bodies.slot(sb));
             match (ba.kind, bb.kind) {
