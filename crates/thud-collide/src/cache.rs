@@ -336,7 +336,7 @@ impl NarrowPhase {
                 let range = st.start as usize..(st.start + st.count) as usize;
                 for m in &mut self.manifolds[range] {
                     for p in &mut m.manifold.points {
-                        p.user = [0.0; 6];
+                        p.user = [0.0; 3];
                         p.feature = crate::FeatureId(u32::MAX);
                     }
                 }

@@ -57,7 +57,7 @@ fn feature_ids_identical_for_a_resting_stack_across_steps() {
     assert_eq!(np.manifolds().len(), 3);
     for m in np.manifolds_mut() {
         for (k, p) in m.manifold.points.iter_mut().enumerate() {
-            p.user = [m.a as f32, k as f32, 1.0, 2.0, 3.0, 4.0];
+            p.user = [m.a as f32, k as f32, 1.0];
         }
     }
     // Tiny jitter: same features, user data carried.
@@ -69,7 +69,7 @@ fn feature_ids_identical_for_a_resting_stack_across_steps() {
     for m in np.manifolds() {
         assert_eq!(m.manifold.points.len(), 4);
         for (k, p) in m.manifold.points.iter().enumerate() {
-            assert_eq!(p.user, [m.a as f32, k as f32, 1.0, 2.0, 3.0, 4.0]);
+            assert_eq!(p.user, [m.a as f32, k as f32, 1.0]);
         }
     }
     // Pair dropped: forgotten; when it comes back the user data starts at zero.
@@ -81,7 +81,7 @@ fn feature_ids_identical_for_a_resting_stack_across_steps() {
             .manifold
             .points
             .iter()
-            .all(|p| p.user == [0.0; 6])
+            .all(|p| p.user == [0.0; 3])
     );
 }
 
@@ -118,19 +118,19 @@ fn reuse_refreshes_separation_and_forget_collider_recomputes() {
     np.set_parallel(false);
     np.update(&pairs, &shapes, &poses, 0.02);
     assert_eq!(np.recomputed_pairs(), 1);
-    np.manifolds_mut()[0].manifold.points[0].user = [3.0; 6];
+    np.manifolds_mut()[0].manifold.points[0].user = [3.0; 3];
     // Sink by 0.1 mm: reused, separations follow the anchors.
     poses[1].position.y -= 1e-4;
     np.update(&pairs, &shapes, &poses, 0.02);
     assert_eq!(np.recomputed_pairs(), 0);
     let m = &np.manifolds()[0].manifold;
     assert!(m.points.iter().all(|p| (p.separation + 1e-4).abs() < 1e-6));
-    assert_eq!(m.points[0].user, [3.0; 6]);
+    assert_eq!(m.points[0].user, [3.0; 3]);
     // Sink by 1 cm: recomputed, user data still matched by feature id.
     poses[1].position.y -= 0.01;
     np.update(&pairs, &shapes, &poses, 0.02);
     assert_eq!(np.recomputed_pairs(), 1);
-    assert_eq!(np.manifolds()[0].manifold.points[0].user, [3.0; 6]);
+    assert_eq!(np.manifolds()[0].manifold.points[0].user, [3.0; 3]);
     // The slot gets a new collider: recomputed from scratch.
     np.forget_collider(1);
     np.update(&pairs, &shapes, &poses, 0.02);
@@ -140,7 +140,7 @@ fn reuse_refreshes_separation_and_forget_collider_recomputes() {
             .manifold
             .points
             .iter()
-            .all(|p| p.user == [0.0; 6])
+            .all(|p| p.user == [0.0; 3])
     );
     // Without reuse every update recomputes.
     let mut cold = NarrowPhase::new().with_reuse_thresholds(0.0, 0.0);

@@ -2,12 +2,14 @@
 //!
 //! Each step the `NarrowPhase` hands over its manifolds in ascending collider-pair order,
 //! each point already matched to last step's point with the same feature id (then by
-//! proximity), its `user: [f32; 4]` copied across. We keep the solver's accumulated
-//! impulses there: `user = [λₙ, λ_t1, λ_t2, Σλₙ, Σλ_t1, Σλ_t2]` in N·s, the last solve
-//! substep's (the warm start) and the step's summed over its solve substeps (what
-//! `World::contacts` reports), in the tangent basis of `jacobian::tangents`. So warm
-//! starting is a plain read at build time and a plain write after the solve; there is
-//! no hash lookup per contact. (Warm-starting from the mean `Σλ/n` instead was measured
+//! proximity), its `user: [f32; 3]` copied across. We keep the solver's impulses of
+//! the last solve substep there, `user = [λₙ, λ_t1, λ_t2]` in N·s in the tangent basis
+//! of `jacobian::tangents`: the warm start. So warm starting is a plain read at build
+//! time and a plain write after the solve; there is no hash lookup per contact. The
+//! step's impulses summed over its solve substeps (what `World::contacts` reports)
+//! stay with the solver until the next step (`impulse` below, or the lanes' sums):
+//! the narrowphase streams its points several times a step, and they are smaller
+//! without them. (Warm-starting from the mean `Σλ/n` instead was measured
 //! worse: `pyramid_40` drift 46.6 mm against 6.3 mm.)
 //!
 //! The store itself is a set of flat arrays, one entry per solved contact point, reused
@@ -362,21 +364,15 @@ impl ContactStore {
         });
     }
 
-    /// Write back into the narrowphase's per-point `user = [λₙ, λ_t1, λ_t2, Σλₙ, Σλ_t1,
-    /// Σλ_t2]`: the last solve substep's impulses (the next step's warm start: they are
-    /// the most converged) and the step's, summed over its solve substeps (what
-    /// `World::contacts` reports).
+    /// Write back into the narrowphase's per-point `user = [λₙ, λ_t1, λ_t2]`: the last
+    /// solve substep's impulses (the next step's warm start: they are the most
+    /// converged).
     pub fn write_back(&self, manifolds: &mut [PairManifold]) {
         for (&(first, n), &mi) in self.manifold_points.iter().zip(&self.manifold_source) {
             let range = first as usize..(first + n) as usize;
             let points = &mut manifolds[mi as usize].manifold.points;
-            for ((c, sum), p) in self.points[range.clone()]
-                .iter()
-                .zip(&self.impulse[range])
-                .zip(points.iter_mut())
-            {
-                let [n, t1, t2] = c.rows.each_ref().map(|r| r.lambda);
-                p.user = [n, t1, t2, sum[0], sum[1], sum[2]];
+            for (c, p) in self.points[range].iter().zip(points.iter_mut()) {
+                p.user = c.rows.each_ref().map(|r| r.lambda);
             }
         }
     }

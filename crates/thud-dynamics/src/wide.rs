@@ -348,9 +348,9 @@ pub(crate) struct LastSweep<'a> {
     /// Add the lanes' λ to the step's impulses (`accumulate`, for a solve substep
     /// whose λ stay in the lanes).
     pub sum: bool,
-    /// With `sum`, on the step's last solve substep: write each lane's λ and summed
-    /// impulses into the narrowphase's points (`write_back`), through the store's
-    /// `source` of each point.
+    /// With `sum`, on the step's last solve substep: write each lane's λ into the
+    /// narrowphase's points (`write_back`), through the store's `source` of each
+    /// point.
     pub write: Option<WriteBack<'a>>,
 }
 
@@ -408,20 +408,18 @@ pub(crate) fn last_group<V: Velocities + ?Sized, M: ManifoldPoints + ?Sized>(
             }
         }
         if let Some((source, out)) = write {
-            write_lanes(slots, g.half(), sums, lane_manifolds, source, out);
+            write_lanes(slots, g.half(), lane_manifolds, source, out);
         }
     }
 }
 
-/// `write_back` for one group's wide points (their slots `slots`, half `h`, their
-/// summed impulses `sums`, the store manifold of each lane `manifolds`), while they are
-/// in cache. Lane by lane: a lane's store points are its manifold's points in order
+/// `write_back` for one group's wide points (their slots `slots`, half `h`, the store
+/// manifold of each lane `manifolds`), while they are in cache. Lane by lane: a lane's store points are its manifold's points in order
 /// (point `k` in wide point `k`), so each lane finds its narrowphase manifold once.
 #[inline(always)]
 fn write_lanes<M: ManifoldPoints + ?Sized>(
     slots: &[WideSlot],
     h: usize,
-    sums: &[[Vec4; 3]],
     manifolds: &[u32; 4],
     source: &[u32],
     out: &mut M,
@@ -431,10 +429,8 @@ fn write_lanes<M: ManifoldPoints + ?Sized>(
             continue;
         }
         let points = out.points(source[m as usize]);
-        for ((slot, sum), cp) in slots.iter().zip(sums).zip(points.iter_mut()) {
-            let [n, t1, t2] = slot.lambdas(h).map(|v| v[l]);
-            let [sn, s1, s2] = sum.map(|s| s[l]);
-            cp.user = [n, t1, t2, sn, s1, s2];
+        for (slot, cp) in slots.iter().zip(points.iter_mut()) {
+            cp.user = slot.lambdas(h).map(|v| v[l]);
         }
     }
 }
@@ -1854,10 +1850,9 @@ impl WideContacts {
         self.groups.partition_point(|g| g.range().end <= w)
     }
 
-    /// Write the lanes' λ and the step's summed impulses (`accumulate`) into the
-    /// narrowphase's per-point `user` data, as `ContactStore::write_back` does from the
-    /// store's rows (for the steps that built none and did not do it in their last
-    /// sweep, [`WriteBack`]).
+    /// Write the lanes' λ into the narrowphase's per-point `user` data, as
+    /// `ContactStore::write_back` does from the store's rows (for the steps that built
+    /// none and did not do it in their last sweep, [`WriteBack`]).
     pub fn write_back(&self, store: &ContactStore, manifolds: &mut [thud_collide::PairManifold]) {
         let sources = store.manifold_points.iter().zip(&store.manifold_source);
         for (&(first, n), &mi) in sources {
@@ -1869,10 +1864,21 @@ impl WideContacts {
                 }
                 let (w, l) = ((at / 4) as usize, (at % 4) as usize);
                 let (slot, h) = self.slot_of(w);
-                let [n, t1, t2] = slot.lambdas(h).map(|v| v[l]);
-                let [sn, s1, s2] = self.impulse[w].map(|s| s[l]);
-                p.user = [n, t1, t2, sn, s1, s2];
+                p.user = slot.lambdas(h).map(|v| v[l]);
             }
+        }
+    }
+
+    /// Store point `p`'s impulses summed over the step's solve substeps, on a step
+    /// whose sums stayed in the lanes (`accumulate` or the last sweeps'; zero for a
+    /// point outside them).
+    pub fn summed_impulse(&self, p: usize) -> [f32; 3] {
+        match self.at.get(p) {
+            Some(&at) if at != u32::MAX => {
+                let (w, l) = ((at / 4) as usize, (at % 4) as usize);
+                self.impulse.get(w).map_or([0.0; 3], |s| s.map(|v| v[l]))
+            }
+            _ => [0.0; 3],
         }
     }
 
@@ -2314,7 +2320,7 @@ mod tests {
                 point: Vec3::ZERO,
                 separation: 0.0,
                 feature: thud_collide::FeatureId(0),
-                user: [0.0; 6],
+                user: [0.0; 3],
             };
             let mut manifolds: Vec<thud_collide::PairManifold> = (0..nm)
                 .map(|i| thud_collide::PairManifold {

@@ -415,34 +415,61 @@ impl World {
 
     /// The contact manifolds of the last step, with their impulses.
     pub fn contacts(&self) -> impl Iterator<Item = ContactView> + '_ {
-        self.narrow.manifolds().iter().filter_map(move |pm| {
-            let (ba, bb) = (
-                self.colliders.body[pm.a as usize],
-                self.colliders.body[pm.b as usize],
-            );
-            if ba == u32::MAX || bb == u32::MAX {
-                return None;
-            }
-            let n = pm.manifold.normal;
-            let (t1, t2) = tangents(n);
-            Some(ContactView {
-                a: self.bodies.handle_of(ba),
-                b: self.bodies.handle_of(bb),
-                normal: n,
-                points: pm
-                    .manifold
-                    .points
-                    .iter()
-                    .map(|p| ContactPointView {
-                        position: p.point,
-                        separation: p.separation,
-                        normal_impulse: p.user[3],
-                        tangent_impulses: [p.user[4], p.user[5]],
-                        tangents: [t1, t2],
-                    })
-                    .collect(),
+        // The store's manifolds are the narrowphase's that the step solved, in the
+        // same order (`ContactStore::manifold_source`): walk both together.
+        let store = &self.contacts;
+        let mut next = 0;
+        self.narrow
+            .manifolds()
+            .iter()
+            .enumerate()
+            .filter_map(move |(mi, pm)| {
+                let first = (store.manifold_source.get(next) == Some(&(mi as u32))).then(|| {
+                    next += 1;
+                    store.manifold_points[next - 1].0 as usize
+                });
+                let (ba, bb) = (
+                    self.colliders.body[pm.a as usize],
+                    self.colliders.body[pm.b as usize],
+                );
+                if ba == u32::MAX || bb == u32::MAX {
+                    return None;
+                }
+                let n = pm.manifold.normal;
+                let (t1, t2) = tangents(n);
+                Some(ContactView {
+                    a: self.bodies.handle_of(ba),
+                    b: self.bodies.handle_of(bb),
+                    normal: n,
+                    points: pm
+                        .manifold
+                        .points
+                        .iter()
+                        .enumerate()
+                        .map(|(k, p)| {
+                            let [n, s1, s2] =
+                                first.map_or([0.0; 3], |f| self.summed_impulse(f + k));
+                            ContactPointView {
+                                position: p.point,
+                                separation: p.separation,
+                                normal_impulse: n,
+                                tangent_impulses: [s1, s2],
+                                tangents: [t1, t2],
+                            }
+                        })
+                        .collect(),
+                })
             })
-        })
+    }
+
+    /// Store point `p`'s impulses summed over the last step's solve substeps: in the
+    /// store when the step built its rows, else in the lanes.
+    fn summed_impulse(&self, p: usize) -> [f32; 3] {
+        if self.contacts.has_rows() {
+            self.contacts.impulse.get(p).copied().unwrap_or([0.0; 3])
+        } else {
+            self.wide.summed_impulse(p)
+        }
     }
 
     /// Write the last step's contact problems in thud-lcp's JSON format (an array, one
