@@ -414,8 +414,9 @@ pub(crate) fn last_group<V: Velocities + ?Sized, M: ManifoldPoints + ?Sized>(
 }
 
 /// `write_back` for one group's wide points (their slots `slots`, half `h`, the store
-/// manifold of each lane `manifolds`), while they are in cache. Lane by lane: a lane's store points are its manifold's points in order
-/// (point `k` in wide point `k`), so each lane finds its narrowphase manifold once.
+/// manifold of each lane `manifolds`), while they are in cache. Lane by lane: a lane's
+/// store points are its manifold's points in order (point `k` in wide point `k`), so
+/// each lane finds its narrowphase manifold once.
 #[inline(always)]
 fn write_lanes<M: ManifoldPoints + ?Sized>(
     slots: &[WideSlot],

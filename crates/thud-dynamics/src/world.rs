@@ -696,9 +696,9 @@ impl World {
                 (false, false) => continue,
                 _ => {}
             }
+            // One dynamic body: awake where the other is a moving kinematic one.
             let (ba, bb) = (bodies.slot(sa), bodies.slot(sb));
             match (ba.kind, bb.kind) {
-                (BodyKind::Dynamic, BodyKind::Dynamic) => isl.uf.union(sa, sb),
                 (BodyKind::Dynamic, BodyKind::Kinematic)
                     if bb.linear_velocity.length() > lin_thr || bb.kinematic_target.is_some() =>
                 {
