@@ -621,12 +621,13 @@ impl World {
     fn refresh_colliders(&mut self, slot: u32) {
         let margin = self.settings.contact_margin;
         let b = self.bodies.slot(slot);
+        let ahead = b.linear_velocity * (AHEAD_STEPS * self.settings.dt);
         for &k in &b.collider_keys {
             let ki = k as usize;
             let pose = b.pose.mul(self.colliders.local[ki]);
             self.colliders.poses[ki] = pose;
-            self.broad
-                .update(k, self.colliders.shapes[ki].aabb(&pose).expanded(margin));
+            let aabb = self.colliders.shapes[ki].aabb(&pose).expanded(margin);
+            self.broad.update_moving(k, aabb, ahead);
         }
     }
 
@@ -1101,6 +1102,10 @@ impl World {
 /// the centre of mass is the moved pose's, and a dynamic body's velocity without
 /// contact is taken again from its new velocity (`v0`, `vnc_now`), the difference going
 /// into its `dV` (see `refresh_rows`).
+/// How many steps of travel a moving collider's new broadphase box reaches ahead
+/// (`BroadPhase::update_moving`).
+const AHEAD_STEPS: f32 = 4.0;
+
 fn next_substep_body(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h: f32) {
     let (vnc, dv, p) = (sb.vnc[i], sb.dv[i], &mut sb.pseudo[i]);
     p.lin += vnc.lin + dv.lin;
