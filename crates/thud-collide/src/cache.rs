@@ -173,6 +173,9 @@ impl NarrowPhase {
     /// pairs naming a slot out of range, or a slot with itself, are skipped. Pairs
     /// need not be sorted (they are sorted here if they are not).
     pub fn update(&mut self, pairs: &[(u32, u32)], shapes: &[Shape], poses: &[Pose], margin: f32) {
+        // Each collider's rotation matrix, once (a collider sits in several pairs).
+        self.rotations.clear();
+        self.rotations.extend(poses.iter().map(rotation));
         // Same pair list as last step (the common case): update in place, which
         // touches only the points that change.
         let same = pairs.len() == self.states.len()
@@ -202,9 +205,11 @@ impl NarrowPhase {
         let mut previous = std::mem::take(&mut self.previous);
         let (prev_normals, prev_states) = (&self.prev_normals, &self.prev_states);
         let (match_distance, reuse) = (self.match_distance, self.reuse());
+        let rotations = &self.rotations;
         let ctx_of = |prev| Ctx {
             shapes,
             poses,
+            rotations,
             margin,
             prev,
             prev_normals,
@@ -265,8 +270,6 @@ impl NarrowPhase {
     /// In-place update for an unchanged pair list. Returns false (after leaving
     /// a consistent state behind) if some pair's manifold structure changed.
     fn update_in_place(&mut self, shapes: &[Shape], poses: &[Pose], margin: f32) -> bool {
-        self.rotations.clear();
-        self.rotations.extend(poses.iter().map(rotation));
         let ctx = InPlace {
             shapes,
             poses,
@@ -424,6 +427,8 @@ impl InPlace<'_> {
 struct Ctx<'a> {
     shapes: &'a [Shape],
     poses: &'a [Pose],
+    /// Each collider's rotation matrix (`rotation` of its pose).
+    rotations: &'a [Mat3A],
     margin: f32,
     prev: &'a [PairManifold],
     prev_normals: &'a [Vec3],
@@ -468,7 +473,7 @@ impl Ctx<'_> {
                 // Reuse, as in `run`.
                 let start = out.manifolds.len() as u32;
                 if st.count > 0 {
-                    let (ra, rb) = (rotation(pa), rotation(pb));
+                    let (ra, rb) = (self.rotations[ia], self.rotations[ib]);
                     for (mut m, nl) in old.by_ref().take(st.count as usize) {
                         refresh(&mut m.manifold, nl, (pa, ra), (pb, rb));
                         out.manifolds.push(m);
@@ -523,7 +528,7 @@ impl Ctx<'_> {
                 // Reuse: same manifolds, anchors re-evaluated at the new poses.
                 let range = st.start as usize..(st.start + st.count) as usize;
                 if !range.is_empty() {
-                    let (ra, rb) = (rotation(pa), rotation(pb));
+                    let (ra, rb) = (self.rotations[ia], self.rotations[ib]);
                     for (m, nl) in self.prev[range.clone()]
                         .iter()
                         .zip(&self.prev_normals[range])
