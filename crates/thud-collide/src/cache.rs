@@ -94,6 +94,13 @@ pub struct NarrowPhase {
     rotations: Vec<Mat3A>,
     /// Scratch of the single-threaded full update: a recomputed pair's last manifolds.
     carry: Vec<PairManifold>,
+    /// Scratch of the in-place update: pairs whose manifolds changed structure.
+    patches: Patches,
+    /// Whether updates run in place where they can: an unchanged pair list, or one
+    /// that only gained or lost pairs without contact (`merge_empty_pairs`), with
+    /// pairs whose manifolds changed structure spliced in (`apply_patches`). Off, every
+    /// update is the full one (only in the tests that compare the two).
+    splice: bool,
 }
 
 impl Default for NarrowPhase {
@@ -123,6 +130,8 @@ impl NarrowPhase {
             scratch: Vec::new(),
             rotations: Vec::new(),
             carry: Vec::new(),
+            patches: Patches::default(),
+            splice: true,
         }
     }
 
@@ -183,7 +192,20 @@ impl NarrowPhase {
                 .iter()
                 .zip(&self.states)
                 .all(|(p, s)| *p == (s.a, s.b));
-        if same && self.update_in_place(shapes, poses, margin) {
+        // A pair list that only gained or lost pairs without contact (boxes whose
+        // margins flicker in and out of overlap) keeps the manifolds where they are:
+        // only the pair states are merged, then the update runs in place.
+        let fresh = if !self.splice {
+            None
+        } else if same {
+            Some(0)
+        } else {
+            self.merge_empty_pairs(pairs, shapes, poses, margin)
+        };
+        if let Some(fresh) = fresh
+            && self.update_in_place(shapes, poses, margin)
+        {
+            self.recomputed += fresh;
             return;
         }
         std::mem::swap(&mut self.manifolds, &mut self.previous);
@@ -267,6 +289,77 @@ impl NarrowPhase {
         self.prev_states.clear();
     }
 
+    /// Where `pairs` (sorted) differ from last step's only by pairs without manifolds
+    /// (gone, or new and still without contact at `poses`), makes the pair states
+    /// `pairs`' and returns how many new pairs were computed; the manifolds stay as
+    /// they are. Otherwise changes nothing and returns `None`.
+    fn merge_empty_pairs(
+        &mut self,
+        pairs: &[(u32, u32)],
+        shapes: &[Shape],
+        poses: &[Pose],
+        margin: f32,
+    ) -> Option<usize> {
+        if !pairs.is_sorted() {
+            return None;
+        }
+        let mut merged = std::mem::take(&mut self.prev_states);
+        merged.clear();
+        let (mut cursor, mut fresh, mut at) = (0, 0, 0);
+        let old = &self.states;
+        let mut tmp = std::mem::take(&mut self.scratch);
+        let mut ok = true;
+        for &(a, b) in pairs {
+            // Pairs gone since last step must have had no manifolds.
+            while let Some(st) = old.get(cursor).filter(|s| (s.a, s.b) < (a, b)) {
+                ok &= st.count == 0;
+                cursor += 1;
+            }
+            if let Some(st) = old.get(cursor).filter(|s| (s.a, s.b) == (a, b)) {
+                merged.push(*st);
+                at = st.start + st.count;
+                cursor += 1;
+                continue;
+            }
+            // A new pair: kept only while it has no contact.
+            let Some((pa, pb)) = pair_poses(shapes, poses, a, b) else {
+                continue;
+            };
+            tmp.clear();
+            contact_manifolds(
+                &shapes[a as usize],
+                pa,
+                &shapes[b as usize],
+                pb,
+                margin,
+                &mut tmp,
+            );
+            fresh += 1;
+            ok &= tmp.is_empty();
+            if !ok {
+                break;
+            }
+            merged.push(PairState {
+                a,
+                b,
+                rel: pa.inv_mul(pb),
+                start: at,
+                count: 0,
+            });
+        }
+        ok &= old[cursor.min(old.len())..].iter().all(|s| s.count == 0);
+        self.scratch = tmp;
+        if ok {
+            self.prev_states = std::mem::replace(&mut self.states, merged);
+            self.prev_states.clear();
+            Some(fresh)
+        } else {
+            self.prev_states = merged;
+            self.prev_states.clear();
+            None
+        }
+    }
+
     /// In-place update for an unchanged pair list. Returns false (after leaving
     /// a consistent state behind) if some pair's manifold structure changed.
     fn update_in_place(&mut self, shapes: &[Shape], poses: &[Pose], margin: f32) -> bool {
@@ -288,6 +381,7 @@ impl NarrowPhase {
                 &mut self.manifolds[..],
                 &mut self.normals[..],
             );
+            let mut first = 0;
             while !st.is_empty() {
                 let k = CHUNK.min(st.len());
                 let (s0, s1) = st.split_at_mut(k);
@@ -296,26 +390,98 @@ impl NarrowPhase {
                 let used = end - begin;
                 let (m0, m1) = ms.split_at_mut(used);
                 let (n0, n1) = ns.split_at_mut(used);
-                parts.push((s0, m0, n0, begin));
+                parts.push(((s0, first), m0, n0, begin));
+                first += k;
                 st = s1;
                 ms = m1;
                 ns = n1;
             }
-            parts
+            // Each chunk's patches, in chunk order.
+            let outs: Vec<(bool, usize, Patches)> = parts
                 .into_par_iter()
-                .map(|(s, m, n, begin)| ctx.run(s, m, n, begin, &mut Vec::new()))
-                .reduce(|| (true, 0), |x, y| (x.0 && y.0, x.1 + y.1))
+                .map(|(s, m, n, begin)| {
+                    let mut patches = Patches::default();
+                    let (ok, r) = ctx.run(s, m, n, begin, &mut Vec::new(), &mut patches);
+                    (ok, r, patches)
+                })
+                .collect();
+            self.patches.clear();
+            let mut all = (true, 0);
+            for (ok, r, mut p) in outs {
+                all = (all.0 && ok, all.1 + r);
+                self.patches.append(&mut p);
+            }
+            all
         } else {
+            self.patches.clear();
             ctx.run(
-                &mut self.states,
+                (&mut self.states, 0),
                 &mut self.manifolds,
                 &mut self.normals,
                 0,
                 &mut self.scratch,
+                &mut self.patches,
             )
         };
         self.recomputed = recomputed;
-        ok
+        if self.patches.at.is_empty() {
+            return ok;
+        }
+        if !ok {
+            // The patched pairs keep their old manifolds and poses: the full update
+            // recomputes them.
+            self.patches.clear();
+            return false;
+        }
+        self.apply_patches();
+        true
+    }
+
+    /// Splices the patched pairs' new manifolds in (`Patches`), moving the others
+    /// once, and renumbers the pair states.
+    fn apply_patches(&mut self) {
+        let mut old_m = std::mem::take(&mut self.manifolds);
+        let mut old_n = std::mem::take(&mut self.normals);
+        let mut new_m = std::mem::take(&mut self.previous);
+        let mut new_n = std::mem::take(&mut self.prev_normals);
+        new_m.clear();
+        new_n.clear();
+        new_m.reserve(old_m.len() + self.patches.manifolds.len());
+        new_n.reserve(old_n.len() + self.patches.normals.len());
+        {
+            let mut old = old_m.drain(..).zip(old_n.drain(..));
+            let mut fresh = self
+                .patches
+                .manifolds
+                .drain(..)
+                .zip(self.patches.normals.drain(..));
+            let mut at = self.patches.at.iter().peekable();
+            for (i, st) in self.states.iter_mut().enumerate() {
+                let start = new_m.len() as u32;
+                let count = match at.next_if(|&&(k, _, _)| k as usize == i) {
+                    Some(&(_, count, rel)) => {
+                        st.rel = rel;
+                        old.by_ref().take(st.count as usize).for_each(drop);
+                        for (m, n) in fresh.by_ref().take(count as usize) {
+                            new_m.push(m);
+                            new_n.push(n);
+                        }
+                        count
+                    }
+                    None => {
+                        for (m, n) in old.by_ref().take(st.count as usize) {
+                            new_m.push(m);
+                            new_n.push(n);
+                        }
+                        st.count
+                    }
+                };
+                (st.start, st.count) = (start, count);
+            }
+        }
+        self.patches.at.clear();
+        (self.manifolds, self.normals) = (new_m, new_n);
+        (self.previous, self.prev_normals) = (old_m, old_n);
     }
 
     /// This step's manifolds in ascending `(a, b, sub_a, sub_b)` order.
@@ -367,19 +533,23 @@ struct InPlace<'a> {
 }
 
 impl InPlace<'_> {
-    /// Updates the pairs `states` whose manifolds are `ms` (offset `begin` in the
-    /// full list). Returns (structure unchanged, pairs recomputed).
+    /// Updates the pairs `states` (the first is pair state `first`) whose manifolds
+    /// are `ms` (offset `begin` in the full list). A pair whose recomputed manifolds
+    /// differ in number or sub-shapes keeps its old ones here; its new ones go into
+    /// `patches` for [`NarrowPhase::apply_patches`]. Returns (every pair was updated
+    /// or patched, pairs recomputed).
     fn run(
         &self,
-        states: &mut [PairState],
+        (states, first): (&mut [PairState], usize),
         ms: &mut [PairManifold],
         ns: &mut [Vec3],
         begin: usize,
         tmp: &mut Vec<(u32, u32, Manifold)>,
+        patches: &mut Patches,
     ) -> (bool, usize) {
         let mut ok = true;
         let mut recomputed = 0;
-        for st in states.iter_mut() {
+        for (i, st) in states.iter_mut().enumerate() {
             let Some((pa, pb)) = pair_poses(self.shapes, self.poses, st.a, st.b) else {
                 ok = false;
                 continue;
@@ -405,8 +575,12 @@ impl InPlace<'_> {
                     .zip(&ms[range.clone()])
                     .all(|(t, m)| (t.0, t.1) == (m.sub_a, m.sub_b));
             if !same_shape {
-                // Leave this pair as it was; the caller rebuilds the list.
-                ok = false;
+                // The pair's new manifolds, for the caller to splice in.
+                let old = &ms[range];
+                let before = patches.manifolds.len();
+                fresh_manifolds((st.a, st.b), pa, tmp, old, self.match_tol2, patches);
+                let count = (patches.manifolds.len() - before) as u32;
+                patches.at.push(((first + i) as u32, count, rel));
                 continue;
             }
             for ((_, _, mut manifold), (old, nl)) in tmp
@@ -644,25 +818,7 @@ impl Fresh<'_> {
         let start = out.manifolds.len() as u32;
         tmp.clear();
         contact_manifolds(sa, pa, sb, pb, self.margin, tmp);
-        let mut j = 0;
-        for (sub_a, sub_b, manifold) in tmp.drain(..) {
-            let mut pm = PairManifold {
-                a,
-                b,
-                sub_a,
-                sub_b,
-                manifold,
-            };
-            while j < old.len() && (old[j].sub_a, old[j].sub_b) < (sub_a, sub_b) {
-                j += 1;
-            }
-            if j < old.len() && (old[j].sub_a, old[j].sub_b) == (sub_a, sub_b) {
-                carry_user(&mut pm.manifold, &old[j].manifold, self.match_tol2);
-            }
-            out.normals
-                .push(pa.inverse_transform_vector(pm.manifold.normal));
-            out.manifolds.push(pm);
-        }
+        fresh_manifolds((a, b), pa, tmp, old, self.match_tol2, out);
         let count = out.manifolds.len() as u32 - start;
         out.states.push(PairState {
             a,
@@ -671,6 +827,80 @@ impl Fresh<'_> {
             start,
             count,
         });
+    }
+}
+
+/// Where freshly computed manifolds go, with their normals in A's frame.
+trait ManifoldSink {
+    fn push(&mut self, m: PairManifold, normal_in_a: Vec3);
+}
+
+impl ManifoldSink for ChunkOut {
+    fn push(&mut self, m: PairManifold, normal_in_a: Vec3) {
+        self.normals.push(normal_in_a);
+        self.manifolds.push(m);
+    }
+}
+
+/// New manifolds of pairs updated in place whose manifolds changed in number or
+/// sub-shapes: `at` lists (pair state, manifold count, relative pose they were computed
+/// at) in pair order; their manifolds and normals follow one another.
+#[derive(Clone, Debug, Default)]
+struct Patches {
+    at: Vec<(u32, u32, Pose)>,
+    manifolds: Vec<PairManifold>,
+    normals: Vec<Vec3>,
+}
+
+impl ManifoldSink for Patches {
+    fn push(&mut self, m: PairManifold, normal_in_a: Vec3) {
+        self.normals.push(normal_in_a);
+        self.manifolds.push(m);
+    }
+}
+
+impl Patches {
+    fn clear(&mut self) {
+        self.at.clear();
+        self.manifolds.clear();
+        self.normals.clear();
+    }
+
+    fn append(&mut self, other: &mut Patches) {
+        self.at.append(&mut other.at);
+        self.manifolds.append(&mut other.manifolds);
+        self.normals.append(&mut other.normals);
+    }
+}
+
+/// The manifolds `tmp` just computed for pair `(a, b)` (A at `pa`) into `out`, each
+/// carrying the `user` data of `old`'s manifold of the same sub-shapes (`old` ascending
+/// by sub-shapes).
+fn fresh_manifolds(
+    (a, b): (u32, u32),
+    pa: &Pose,
+    tmp: &mut Vec<(u32, u32, Manifold)>,
+    old: &[PairManifold],
+    match_tol2: f32,
+    out: &mut impl ManifoldSink,
+) {
+    let mut j = 0;
+    for (sub_a, sub_b, manifold) in tmp.drain(..) {
+        let mut pm = PairManifold {
+            a,
+            b,
+            sub_a,
+            sub_b,
+            manifold,
+        };
+        while j < old.len() && (old[j].sub_a, old[j].sub_b) < (sub_a, sub_b) {
+            j += 1;
+        }
+        if j < old.len() && (old[j].sub_a, old[j].sub_b) == (sub_a, sub_b) {
+            carry_user(&mut pm.manifold, &old[j].manifold, match_tol2);
+        }
+        let nl = pa.inverse_transform_vector(pm.manifold.normal);
+        out.push(pm, nl);
     }
 }
 
@@ -709,5 +939,100 @@ fn carry_user(new: &mut Manifold, old: &Manifold, tol2: f32) {
             used[k] = true;
             p.user = old.points[k].user;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Quat, Vec3};
+
+    use super::*;
+
+    /// A pair list that gains or loses pairs without contact is merged in place, and
+    /// pairs whose manifolds appear or vanish are spliced in; the manifolds, their
+    /// order, the carried `user` data, the pair states and the count of recomputed
+    /// pairs are those of the full update — on one thread and in parallel chunks.
+    #[test]
+    fn in_place_updates_match_the_full_update() {
+        // Rows of unit cubes along x, neighbours touching, a slight tilt each; the
+        // rows far apart in z. 40 rows: more pairs than a parallel chunk.
+        let (n, rows) = (8u32, 40u32);
+        let count = n * rows;
+        let shapes: Vec<Shape> = (0..count)
+            .map(|_| Shape::cuboid(Vec3::splat(0.5)).unwrap())
+            .collect();
+        let poses_at = |dx: f32| -> Vec<Pose> {
+            (0..count)
+                .map(|k| {
+                    let (i, r) = (k % n, k / n);
+                    let q = Quat::from_rotation_y(0.01 * i as f32);
+                    Pose::new(Vec3::new(i as f32 * (0.999 + dx), 0.0, r as f32 * 5.0), q)
+                })
+                .collect()
+        };
+        let row_pairs = |keep: &dyn Fn(u32, u32) -> bool| -> Vec<(u32, u32)> {
+            (0..rows)
+                .flat_map(|r| (0..n).flat_map(move |a| (a + 1..n).map(move |b| (a, b, r))))
+                .filter(|&(a, b, _)| keep(a, b))
+                .map(|(a, b, r)| (r * n + a, r * n + b))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect()
+        };
+        let all = row_pairs(&|_, _| true);
+        // Far pairs (no contact) dropped in turn; the touching neighbours always kept.
+        let some_gone =
+            |k: u32| row_pairs(&move |a, b| b == a + 1 || !(a + b + k).is_multiple_of(3));
+        // Small moves (manifolds reused), pairs without contact gone and back, the
+        // rows pulled apart beyond the margin (the neighbours' manifolds vanish: pairs
+        // spliced) and pushed together again (they come back).
+        let steps = [
+            (all.clone(), 0.0),
+            (some_gone(0), 1e-4),
+            (some_gone(1), 2e-4),
+            (all.clone(), 2e-4),
+            (some_gone(2), 0.02),
+            (all.clone(), 0.05),
+            (some_gone(0), 0.05),
+            (some_gone(0), 0.0),
+            (all.clone(), 1e-4),
+        ];
+        let run = |splice: bool, threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let mut np = NarrowPhase::new();
+                np.set_parallel(threads > 1);
+                np.splice = splice;
+                let mut out = Vec::new();
+                for (i, (list, dx)) in steps.iter().enumerate() {
+                    for m in np.manifolds_mut() {
+                        for (j, p) in m.manifold.points.iter_mut().enumerate() {
+                            p.user = [(i * 10 + j) as f32, m.a as f32, m.b as f32];
+                        }
+                    }
+                    np.update(list, &shapes, &poses_at(*dx), 0.02);
+                    let states: Vec<(u32, u32, u32, u32)> = np
+                        .states
+                        .iter()
+                        .map(|s| (s.a, s.b, s.start, s.count))
+                        .collect();
+                    out.push((np.manifolds().to_vec(), states, np.recomputed_pairs()));
+                }
+                out
+            })
+        };
+        let full = run(false, 1);
+        assert!(
+            full[0].0.len() >= ((n - 1) * rows) as usize,
+            "the neighbours touch"
+        );
+        assert!(full[5].0.is_empty(), "pulled apart beyond the margin");
+        assert!(!full[7].0.is_empty(), "together again");
+        assert!(all.len() > 2 * CHUNK);
+        assert_eq!(run(true, 1), full, "one thread");
+        assert_eq!(run(true, 2), full, "parallel chunks");
     }
 }
