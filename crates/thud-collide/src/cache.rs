@@ -22,6 +22,13 @@
 //! accumulated impulses: warm starting); a new point starts at zero. Pairs not
 //! listed this step are forgotten.
 //!
+//! **In place or in full.** With the same pair list as last step, or one that only
+//! gained or lost pairs without contact (`merge_empty_pairs`), the pairs are updated
+//! where their manifolds lie; a pair whose recomputed manifolds changed in number or
+//! sub-shapes is spliced in afterwards (`apply_patches`). Any other change (a new
+//! pair that touches, a touching pair gone) rebuilds the list (the full update).
+//! Every path computes each pair the same way, so they give the same bits.
+//!
 //! **Determinism and threads.** Pairs are processed in chunks on the rayon pool;
 //! each pair's result depends only on its own inputs and last step's entry for
 //! the same pair, and the chunks are concatenated in pair order, so the output —
