@@ -22,12 +22,15 @@
 //! accumulated impulses: warm starting); a new point starts at zero. Pairs not
 //! listed this step are forgotten.
 //!
-//! **In place or in full.** With the same pair list as last step, or one that only
-//! gained or lost pairs without contact (`merge_empty_pairs`), the pairs are updated
-//! where their manifolds lie; a pair whose recomputed manifolds changed in number or
-//! sub-shapes is spliced in afterwards (`apply_patches`). Any other change (a new
-//! pair that touches, a touching pair gone) rebuilds the list (the full update).
-//! Every path computes each pair the same way, so they give the same bits.
+//! **In place.** Last step's pair states are merged with the new (sorted) pair list
+//! (`merge_pairs`: new pairs computed at once, their manifolds kept aside), the
+//! listed pairs are updated where their manifolds lie, and then what changed in
+//! structure — manifolds of pairs gone, of new pairs, and of pairs whose recomputed
+//! manifolds differ in number or sub-shapes — is spliced in with one move of the
+//! others (`apply_patches`); with an unchanged list and no such pair (a resting
+//! scene) nothing moves. An unsorted list takes the full update, which builds the
+//! list anew pair by pair. Both compute each pair the same way, so they give the same
+//! bits (a unit test runs a sequence of changes through both).
 //!
 //! **Determinism and threads.** Pairs are processed in chunks on the rayon pool;
 //! each pair's result depends only on its own inputs and last step's entry for
@@ -103,6 +106,10 @@ pub struct NarrowPhase {
     carry: Vec<PairManifold>,
     /// Scratch of the in-place update: pairs whose manifolds changed structure.
     patches: Patches,
+    /// Scratch of the in-place update: the manifolds of new pairs (`merge_pairs`).
+    inserts: Patches,
+    /// Whether `merge_pairs` dropped a pair that had manifolds.
+    gone: bool,
     /// Whether updates run in place where they can: an unchanged pair list, or one
     /// that only gained or lost pairs without contact (`merge_empty_pairs`), with
     /// pairs whose manifolds changed structure spliced in (`apply_patches`). Off, every
@@ -138,6 +145,8 @@ impl NarrowPhase {
             rotations: Vec::new(),
             carry: Vec::new(),
             patches: Patches::default(),
+            inserts: Patches::default(),
+            gone: false,
             splice: true,
         }
     }
@@ -192,26 +201,25 @@ impl NarrowPhase {
         // Each collider's rotation matrix, once (a collider sits in several pairs).
         self.rotations.clear();
         self.rotations.extend(poses.iter().map(rotation));
-        // Same pair list as last step (the common case): update in place, which
-        // touches only the points that change.
+        // Same pair list as last step (the common case), or a sorted one merged with
+        // last step's states: update in place, which touches only the points that
+        // change, then splice in what changed in structure.
         let same = pairs.len() == self.states.len()
             && pairs
                 .iter()
                 .zip(&self.states)
                 .all(|(p, s)| *p == (s.a, s.b));
-        // A pair list that only gained or lost pairs without contact (boxes whose
-        // margins flicker in and out of overlap) keeps the manifolds where they are:
-        // only the pair states are merged, then the update runs in place.
+        self.inserts.clear();
+        self.gone = false;
         let fresh = if !self.splice {
             None
         } else if same {
             Some(0)
         } else {
-            self.merge_empty_pairs(pairs, shapes, poses, margin)
+            self.merge_pairs(pairs, shapes, poses, margin)
         };
-        if let Some(fresh) = fresh
-            && self.update_in_place(shapes, poses, margin)
-        {
+        if let Some(fresh) = fresh {
+            self.update_in_place(shapes, poses, margin);
             self.recomputed += fresh;
             return;
         }
@@ -296,11 +304,13 @@ impl NarrowPhase {
         self.prev_states.clear();
     }
 
-    /// Where `pairs` (sorted) differ from last step's only by pairs without manifolds
-    /// (gone, or new and still without contact at `poses`), makes the pair states
-    /// `pairs`' and returns how many new pairs were computed; the manifolds stay as
-    /// they are. Otherwise changes nothing and returns `None`.
-    fn merge_empty_pairs(
+    /// Makes the pair states `pairs`' (sorted) for an update in place: pairs still
+    /// listed keep their states (and their manifolds where they lie), pairs gone are
+    /// dropped (their manifolds with them, in [`apply_patches`](Self::apply_patches)),
+    /// and new pairs are computed now, their manifolds into `inserts`, each with a
+    /// state of no manifolds yet. Returns how many pairs were computed, or `None` (and
+    /// changes nothing) for an unsorted list.
+    fn merge_pairs(
         &mut self,
         pairs: &[(u32, u32)],
         shapes: &[Shape],
@@ -312,14 +322,14 @@ impl NarrowPhase {
         }
         let mut merged = std::mem::take(&mut self.prev_states);
         merged.clear();
+        self.inserts.clear();
         let (mut cursor, mut fresh, mut at) = (0, 0, 0);
         let old = &self.states;
         let mut tmp = std::mem::take(&mut self.scratch);
-        let mut ok = true;
+        let mut gone = false;
         for &(a, b) in pairs {
-            // Pairs gone since last step must have had no manifolds.
             while let Some(st) = old.get(cursor).filter(|s| (s.a, s.b) < (a, b)) {
-                ok &= st.count == 0;
+                gone |= st.count > 0;
                 cursor += 1;
             }
             if let Some(st) = old.get(cursor).filter(|s| (s.a, s.b) == (a, b)) {
@@ -328,7 +338,6 @@ impl NarrowPhase {
                 cursor += 1;
                 continue;
             }
-            // A new pair: kept only while it has no contact.
             let Some((pa, pb)) = pair_poses(shapes, poses, a, b) else {
                 continue;
             };
@@ -342,34 +351,42 @@ impl NarrowPhase {
                 &mut tmp,
             );
             fresh += 1;
-            ok &= tmp.is_empty();
-            if !ok {
-                break;
+            let rel = pa.inv_mul(pb);
+            if !tmp.is_empty() {
+                let before = self.inserts.manifolds.len();
+                fresh_manifolds(
+                    (a, b),
+                    pa,
+                    &mut tmp,
+                    &[],
+                    self.match_distance * self.match_distance,
+                    &mut self.inserts,
+                );
+                let count = (self.inserts.manifolds.len() - before) as u32;
+                self.inserts.at.push((merged.len() as u32, count, rel));
             }
             merged.push(PairState {
                 a,
                 b,
-                rel: pa.inv_mul(pb),
+                rel,
                 start: at,
                 count: 0,
             });
         }
-        ok &= old[cursor.min(old.len())..].iter().all(|s| s.count == 0);
+        gone |= old
+            .get(cursor..)
+            .is_some_and(|rest| rest.iter().any(|s| s.count > 0));
+        self.gone = gone;
         self.scratch = tmp;
-        if ok {
-            self.prev_states = std::mem::replace(&mut self.states, merged);
-            self.prev_states.clear();
-            Some(fresh)
-        } else {
-            self.prev_states = merged;
-            self.prev_states.clear();
-            None
-        }
+        self.prev_states = std::mem::replace(&mut self.states, merged);
+        self.prev_states.clear();
+        Some(fresh)
     }
 
-    /// In-place update for an unchanged pair list. Returns false (after leaving
-    /// a consistent state behind) if some pair's manifold structure changed.
-    fn update_in_place(&mut self, shapes: &[Shape], poses: &[Pose], margin: f32) -> bool {
+    /// The update in place, over the pair states (last step's, or `merge_pairs`'):
+    /// every pair's manifolds refreshed or recomputed where they lie, then the
+    /// changes spliced in ([`apply_patches`](Self::apply_patches)).
+    fn update_in_place(&mut self, shapes: &[Shape], poses: &[Pose], margin: f32) {
         let ctx = InPlace {
             shapes,
             poses,
@@ -379,8 +396,7 @@ impl NarrowPhase {
             reuse: self.reuse(),
         };
         let total = self.states.len();
-        let (ok, recomputed) = if self.parallel && total > CHUNK && rayon::current_num_threads() > 1
-        {
+        let recomputed = if self.parallel && total > CHUNK && rayon::current_num_threads() > 1 {
             // Split states, manifolds and normals into matching disjoint chunks.
             let mut parts = Vec::with_capacity(total / CHUNK + 1);
             let (mut st, mut ms, mut ns) = (
@@ -388,34 +404,36 @@ impl NarrowPhase {
                 &mut self.manifolds[..],
                 &mut self.normals[..],
             );
-            let mut first = 0;
+            // (Manifolds of pairs gone since last step may lie between two chunks.)
+            let (mut first, mut consumed) = (0, 0);
             while !st.is_empty() {
                 let k = CHUNK.min(st.len());
                 let (s0, s1) = st.split_at_mut(k);
                 let end = s0.last().map_or(0, |x| (x.start + x.count) as usize);
                 let begin = s0.first().map_or(0, |x| x.start as usize);
-                let used = end - begin;
-                let (m0, m1) = ms.split_at_mut(used);
-                let (n0, n1) = ns.split_at_mut(used);
+                let (_, m) = std::mem::take(&mut ms).split_at_mut(begin - consumed);
+                let (_, n) = std::mem::take(&mut ns).split_at_mut(begin - consumed);
+                let (m0, m1) = m.split_at_mut(end - begin);
+                let (n0, n1) = n.split_at_mut(end - begin);
                 parts.push(((s0, first), m0, n0, begin));
-                first += k;
+                (first, consumed) = (first + k, end);
                 st = s1;
                 ms = m1;
                 ns = n1;
             }
             // Each chunk's patches, in chunk order.
-            let outs: Vec<(bool, usize, Patches)> = parts
+            let outs: Vec<(usize, Patches)> = parts
                 .into_par_iter()
                 .map(|(s, m, n, begin)| {
                     let mut patches = Patches::default();
-                    let (ok, r) = ctx.run(s, m, n, begin, &mut Vec::new(), &mut patches);
-                    (ok, r, patches)
+                    let r = ctx.run(s, m, n, begin, &mut Vec::new(), &mut patches);
+                    (r, patches)
                 })
                 .collect();
             self.patches.clear();
-            let mut all = (true, 0);
-            for (ok, r, mut p) in outs {
-                all = (all.0 && ok, all.1 + r);
+            let mut all = 0;
+            for (r, mut p) in outs {
+                all += r;
                 self.patches.append(&mut p);
             }
             all
@@ -431,21 +449,15 @@ impl NarrowPhase {
             )
         };
         self.recomputed = recomputed;
-        if self.patches.at.is_empty() {
-            return ok;
+        if !(self.patches.at.is_empty() && self.inserts.at.is_empty() && !self.gone) {
+            self.apply_patches();
         }
-        if !ok {
-            // The patched pairs keep their old manifolds and poses: the full update
-            // recomputes them.
-            self.patches.clear();
-            return false;
-        }
-        self.apply_patches();
-        true
     }
 
-    /// Splices the patched pairs' new manifolds in (`Patches`), moving the others
-    /// once, and renumbers the pair states.
+    /// Builds the manifold list of the pair states: each pair's manifolds where they
+    /// lie, those of pairs gone dropped, the new manifolds of new pairs (`inserts`)
+    /// and of pairs whose manifolds changed structure (`patches`) spliced in; the
+    /// others are moved once. Renumbers the states.
     fn apply_patches(&mut self) {
         let mut old_m = std::mem::take(&mut self.manifolds);
         let mut old_n = std::mem::take(&mut self.normals);
@@ -453,40 +465,50 @@ impl NarrowPhase {
         let mut new_n = std::mem::take(&mut self.prev_normals);
         new_m.clear();
         new_n.clear();
-        new_m.reserve(old_m.len() + self.patches.manifolds.len());
-        new_n.reserve(old_n.len() + self.patches.normals.len());
+        let added = self.patches.manifolds.len() + self.inserts.manifolds.len();
+        new_m.reserve(old_m.len() + added);
+        new_n.reserve(old_n.len() + added);
         {
             let mut old = old_m.drain(..).zip(old_n.drain(..));
-            let mut fresh = self
-                .patches
-                .manifolds
-                .drain(..)
-                .zip(self.patches.normals.drain(..));
-            let mut at = self.patches.at.iter().peekable();
+            let mut pos = 0;
+            let (patches, inserts) = (&mut self.patches, &mut self.inserts);
+            let mut lists = [patches, inserts].map(|p| {
+                (
+                    p.at.iter().peekable(),
+                    p.manifolds.drain(..).zip(p.normals.drain(..)),
+                )
+            });
             for (i, st) in self.states.iter_mut().enumerate() {
+                // Past the manifolds of pairs gone since last step.
+                old.by_ref().take(st.start as usize - pos).for_each(drop);
+                pos = (st.start + st.count) as usize;
                 let start = new_m.len() as u32;
-                let count = match at.next_if(|&&(k, _, _)| k as usize == i) {
-                    Some(&(_, count, rel)) => {
-                        st.rel = rel;
+                let mut count = st.count;
+                let patch = lists.iter_mut().find_map(|(at, fresh)| {
+                    at.next_if(|&&(k, _, _)| k as usize == i)
+                        .map(|&(_, n, rel)| (n, rel, fresh))
+                });
+                match patch {
+                    Some((n, rel, fresh)) => {
                         old.by_ref().take(st.count as usize).for_each(drop);
-                        for (m, n) in fresh.by_ref().take(count as usize) {
+                        for (m, nl) in fresh.by_ref().take(n as usize) {
                             new_m.push(m);
-                            new_n.push(n);
+                            new_n.push(nl);
                         }
-                        count
+                        (count, st.rel) = (n, rel);
                     }
                     None => {
-                        for (m, n) in old.by_ref().take(st.count as usize) {
+                        for (m, nl) in old.by_ref().take(st.count as usize) {
                             new_m.push(m);
-                            new_n.push(n);
+                            new_n.push(nl);
                         }
-                        st.count
                     }
-                };
+                }
                 (st.start, st.count) = (start, count);
             }
         }
         self.patches.at.clear();
+        self.inserts.at.clear();
         (self.manifolds, self.normals) = (new_m, new_n);
         (self.previous, self.prev_normals) = (old_m, old_n);
     }
@@ -543,8 +565,8 @@ impl InPlace<'_> {
     /// Updates the pairs `states` (the first is pair state `first`) whose manifolds
     /// are `ms` (offset `begin` in the full list). A pair whose recomputed manifolds
     /// differ in number or sub-shapes keeps its old ones here; its new ones go into
-    /// `patches` for [`NarrowPhase::apply_patches`]. Returns (every pair was updated
-    /// or patched, pairs recomputed).
+    /// `patches` for [`NarrowPhase::apply_patches`], as do the pairs without a shape
+    /// or pose now (no manifolds). Returns how many pairs were recomputed.
     fn run(
         &self,
         (states, first): (&mut [PairState], usize),
@@ -553,12 +575,15 @@ impl InPlace<'_> {
         begin: usize,
         tmp: &mut Vec<(u32, u32, Manifold)>,
         patches: &mut Patches,
-    ) -> (bool, usize) {
-        let mut ok = true;
+    ) -> usize {
         let mut recomputed = 0;
         for (i, st) in states.iter_mut().enumerate() {
             let Some((pa, pb)) = pair_poses(self.shapes, self.poses, st.a, st.b) else {
-                ok = false;
+                // No shape or pose (the caller's slot is out of range): no manifolds,
+                // and computed afresh once it has them again.
+                let mut rel = st.rel;
+                rel.position = Vec3::NAN;
+                patches.at.push(((first + i) as u32, 0, rel));
                 continue;
             };
             let (ia, ib) = (st.a as usize, st.b as usize);
@@ -600,7 +625,7 @@ impl InPlace<'_> {
             }
             st.rel = rel;
         }
-        (ok, recomputed)
+        recomputed
     }
 }
 
@@ -990,9 +1015,12 @@ mod tests {
         // Far pairs (no contact) dropped in turn; the touching neighbours always kept.
         let some_gone =
             |k: u32| row_pairs(&move |a, b| b == a + 1 || !(a + b + k).is_multiple_of(3));
+        // Touching pairs gone (their manifolds dropped) and back (computed anew).
+        let no_first = row_pairs(&|a, b| (a, b) != (0, 1) && (a, b) != (4, 5));
         // Small moves (manifolds reused), pairs without contact gone and back, the
         // rows pulled apart beyond the margin (the neighbours' manifolds vanish: pairs
-        // spliced) and pushed together again (they come back).
+        // spliced) and pushed together again (they come back), touching pairs gone and
+        // back.
         let steps = [
             (all.clone(), 0.0),
             (some_gone(0), 1e-4),
@@ -1003,6 +1031,10 @@ mod tests {
             (some_gone(0), 0.05),
             (some_gone(0), 0.0),
             (all.clone(), 1e-4),
+            (no_first.clone(), 1e-4),
+            (all.clone(), 1e-4),
+            (no_first.clone(), 0.05),
+            (some_gone(1), 0.0),
         ];
         let run = |splice: bool, threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
@@ -1038,6 +1070,7 @@ mod tests {
         );
         assert!(full[5].0.is_empty(), "pulled apart beyond the margin");
         assert!(!full[7].0.is_empty(), "together again");
+        assert!(full[9].0.len() < full[8].0.len(), "touching pairs gone");
         assert!(all.len() > 2 * CHUNK);
         assert_eq!(run(true, 1), full, "one thread");
         assert_eq!(run(true, 2), full, "parallel chunks");
