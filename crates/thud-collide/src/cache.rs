@@ -110,10 +110,9 @@ pub struct NarrowPhase {
     inserts: Patches,
     /// Whether `merge_pairs` dropped a pair that had manifolds.
     gone: bool,
-    /// Whether updates run in place where they can: an unchanged pair list, or one
-    /// that only gained or lost pairs without contact (`merge_empty_pairs`), with
-    /// pairs whose manifolds changed structure spliced in (`apply_patches`). Off, every
-    /// update is the full one (only in the tests that compare the two).
+    /// Whether sorted pair lists are updated in place (`merge_pairs`,
+    /// `apply_patches`). Off, every update is the full one (only in the tests that
+    /// compare the two).
     splice: bool,
 }
 
