@@ -72,6 +72,19 @@ pub(crate) fn unclamped(lambda: f32, b: f32, jdv: f32, omega: f32) -> f32 {
     }
 }
 
+/// [`unclamped`] of a normal row whose `J̃·dV` is `jdv + ahead`, `ahead` the point's
+/// friction impulses through the scaled couplings (`solve_manifold`): at ω = 1
+/// `((λ − b̃) − jdv) − ahead`, so `ahead`, the last to be ready, is one subtraction
+/// from the new λ.
+#[inline(always)]
+pub(crate) fn unclamped_ahead(lambda: f32, b: f32, jdv: f32, ahead: f32, omega: f32) -> f32 {
+    if omega == 1.0 {
+        ((lambda - b) - jdv) - ahead
+    } else {
+        lambda - omega * (b + (jdv + ahead))
+    }
+}
+
 /// `J·dV` of one row, not yet divided by `D` (body a's linear block is `−J_lin`). The
 /// angular terms are summed first and the linear term last: in a sweep the linear `dV`
 /// is the last to be ready (its update is the longest chain), so the angular half is
@@ -193,15 +206,18 @@ pub(crate) fn warm_start(points: &[ContactRows], dv: &mut [Velocity]) {
 /// c₂δ₂`, with the *couplings* `c_k = J_ang,a·T_k,a + J_ang,b·T_k,b` of the normal row
 /// with friction row `k`. They do not depend on `dV`, so the packed solver makes them
 /// once a step with the rows (`wide::couplings`); the dot product then runs on the `ω`
-/// from before the friction impulses, beside the friction rows, and only `c₁δ₁ + c₂δ₂`
-/// waits for them:
+/// from before the friction impulses, beside the friction rows, and only the couplings'
+/// term waits for them. The couplings are kept divided by the normal row's `D`
+/// (`c̃_k = c_k/Dₙ`, [`scaled_coupling`]), so that term is the last thing subtracted:
 ///
 /// ```text
-///   J̃ₙ·dV = ((J_ang,n·ω + w₀) + (c₁·δ₁ + c₂·δ₂))/Dₙ      ω: before the point's friction
+///   J̃ₙ·dV = (J_ang,n·ω + w₀)/Dₙ + (c̃₁·δ₁ + c̃₂·δ₂)      ω: before the point's friction
+///   λₙ ← max(0, ((λₙ − b̃ₙ) − (J_ang,n·ω + w₀)/Dₙ) − (c̃₁·δ₁ + c̃₂·δ₂))   (ω = 1)
 /// ```
 ///
 /// That takes the impulses' `T·δ` and a dot product off the packed sweep's chain from
-/// one point to the next (measured in `docs/performance.md`).
+/// one point to the next, and with `c̃` the add and the multiply by `1/Dₙ` after the
+/// couplings' term as well (measured in `docs/performance.md`).
 ///
 /// In exact arithmetic this is the row update of each row with both bodies' full `dV`;
 /// in `f32` it rounds differently (the basis is orthonormal to rounding). The packed
@@ -240,9 +256,9 @@ pub(crate) fn solve_manifold(
         w[1] += e1 * m;
         apply_angular(r2, e2, &mut va, &mut vb);
         w[2] += e2 * m;
-        let ahead = coupling(rn, r1) * e1 + coupling(rn, r2) * e2;
-        let jn = (((rn.j_ang_a.dot(at.0) + rn.j_ang_b.dot(at.1)) + w[0]) + ahead) * rn.inv_d;
-        let nn = unclamped(rn.lambda, rn.b, jn, omega).clamp(0.0, f32::INFINITY);
+        let ahead = scaled_coupling(rn, r1) * e1 + scaled_coupling(rn, r2) * e2;
+        let jn = ((rn.j_ang_a.dot(at.0) + rn.j_ang_b.dot(at.1)) + w[0]) * rn.inv_d;
+        let nn = unclamped_ahead(rn.lambda, rn.b, jn, ahead, omega).clamp(0.0, f32::INFINITY);
         let en = nn - rn.lambda;
         rn.lambda = nn;
         apply_angular(rn, en, &mut va, &mut vb);
@@ -275,6 +291,13 @@ fn basis_row_velocity(r: &Row, lin: f32, va: &Velocity, vb: &Velocity) -> f32 {
 #[inline(always)]
 pub(crate) fn coupling(r: &Row, k: &Row) -> f32 {
     r.j_ang_a.dot(k.t_ang_a) + r.j_ang_b.dot(k.t_ang_b)
+}
+
+/// The coupling of row `r` with row `k` in `r`'s scaled domain, `c/D_r`: `r`'s `J̃·dV`
+/// changes by it times `k`'s impulse.
+#[inline(always)]
+pub(crate) fn scaled_coupling(r: &Row, k: &Row) -> f32 {
+    coupling(r, k) * r.inv_d
 }
 
 /// `ω += T_ang·δ` of one row on both bodies.

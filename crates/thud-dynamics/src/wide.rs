@@ -251,7 +251,7 @@ impl SlotRow {
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct WideSlot {
     pub rows: [SlotRow; 3],
-    /// `c(n, 1)` and `c(n, 2)` of each half ([`couplings`]): the normal row reads the
+    /// `c(n, 1)/Dₙ` and `c(n, 2)/Dₙ` of each half ([`couplings`]): the normal row reads the
     /// friction impulses through them instead of from `dV` (`pgs::solve_manifold`).
     pub couple: [[Vec4; 2]; 2],
 }
@@ -758,6 +758,8 @@ fn plan_units(
 pub(crate) trait Relax: Copy + Send + Sync {
     /// `λ − ω(b̃ + J̃·dV)`, before the clamp (`pgs::unclamped` lane by lane).
     fn unclamped(self, lambda: Vec4, b: Vec4, jdv: Vec4) -> Vec4;
+    /// `pgs::unclamped_ahead` lane by lane.
+    fn unclamped_ahead(self, lambda: Vec4, b: Vec4, jdv: Vec4, ahead: Vec4) -> Vec4;
 }
 
 /// ω = 1.
@@ -769,6 +771,11 @@ impl Relax for GaussSeidel {
     fn unclamped(self, lambda: Vec4, b: Vec4, jdv: Vec4) -> Vec4 {
         (lambda - b) - jdv
     }
+
+    #[inline(always)]
+    fn unclamped_ahead(self, lambda: Vec4, b: Vec4, jdv: Vec4, ahead: Vec4) -> Vec4 {
+        ((lambda - b) - jdv) - ahead
+    }
 }
 
 /// Any other ω, in every lane.
@@ -779,6 +786,11 @@ impl Relax for Sor {
     #[inline(always)]
     fn unclamped(self, lambda: Vec4, b: Vec4, jdv: Vec4) -> Vec4 {
         lambda - self.0 * (b + jdv)
+    }
+
+    #[inline(always)]
+    fn unclamped_ahead(self, lambda: Vec4, b: Vec4, jdv: Vec4, ahead: Vec4) -> Vec4 {
+        lambda - self.0 * (b + (jdv + ahead))
     }
 }
 
@@ -799,7 +811,8 @@ fn new_lambda<R: Relax>(
 
 /// The new λ of a normal row in four lanes (`pgs::solve_manifold` lane by lane): its
 /// angular terms on the angular `dV` `(wa, wb)` from before the point's friction
-/// impulses, those impulses through the couplings as `ahead`, λ ∈ [0, ∞).
+/// impulses, those impulses through the scaled couplings as `ahead` (`c̃₁δ₁ + c̃₂δ₂`,
+/// subtracted last), λ ∈ [0, ∞).
 #[inline(always)]
 fn new_normal_lambda<R: Relax>(
     r: &WideRow,
@@ -808,13 +821,16 @@ fn new_normal_lambda<R: Relax>(
     (wa, wb): (&V3, &V3),
     ahead: Vec4,
 ) -> Vec4 {
-    let jdv = (((r.ang_a.dot(*wa) + r.ang_b.dot(*wb)) + lin) + ahead) * r.inv_d;
-    let inf = Vec4::splat(f32::INFINITY);
-    omega.unclamped(r.lambda, r.b, jdv).max(Vec4::ZERO).min(inf)
+    let jdv = ((r.ang_a.dot(*wa) + r.ang_b.dot(*wb)) + lin) * r.inv_d;
+    // (`max(x, 0)` alone: a `min(x, ∞)` after it changed no value, and sat on the chain.)
+    omega
+        .unclamped_ahead(r.lambda, r.b, jdv, ahead)
+        .max(Vec4::ZERO)
 }
 
 /// The normal row's couplings `c(n, k) = J_ang,a·T_a + J_ang,b·T_b` with the friction
-/// rows `k = 1, 2` of wide point `i` as stored (`pgs::coupling` lane by lane), for
+/// rows `k = 1, 2` of wide point `i` as stored, divided by the normal row's `D`
+/// (`pgs::scaled_coupling` lane by lane), for
 /// [`WideSlot::couple`]. They depend on the blocks only, so the build makes them once
 /// for every sweep of the step.
 #[inline(always)]
@@ -822,7 +838,7 @@ pub(crate) fn couplings<A: AngularT>(p: &WidePoint, t: A, i: usize) -> [Vec4; 2]
     let [rn, r1, r2] = &p.rows;
     let c = |k: usize, r: &WideRow| {
         let (ta, tb) = t.t(i, k, r);
-        rn.ang_a.dot(ta) + rn.ang_b.dot(tb)
+        (rn.ang_a.dot(ta) + rn.ang_b.dot(tb)) * rn.inv_d
     };
     [c(1, r1), c(2, r2)]
 }
@@ -1777,7 +1793,7 @@ impl WideContacts {
     }
 
     /// The slot and half of wide point `w`.
-    /// The couplings `c(n, 1)`, `c(n, 2)` the lanes hold for store point `i`.
+    /// The scaled couplings `c(n, 1)/Dₙ`, `c(n, 2)/Dₙ` the lanes hold for store point `i`.
     #[cfg(test)]
     pub(crate) fn couplings_of(&self, i: usize) -> [f32; 2] {
         let at = self.at[i];

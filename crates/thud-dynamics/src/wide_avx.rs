@@ -605,17 +605,17 @@ mod kernel {
         #[target_feature(enable = "avx")]
         #[inline]
         fn velocity(&self, lin: F8, va: &Vel8, vb: &Vel8) -> F8 {
-            let ang = self.j_ang_a.dot(va.ang).add(self.j_ang_b.dot(vb.ang));
-            ang.add(lin).mul(self.inv_d)
+            self.velocity_at(lin, (va.ang, vb.ang))
         }
 
-        /// `J̃·dV` of a normal row with its angular terms on `(wa, wb)` and the
-        /// friction impulses through its couplings, `ahead` (`wide::new_normal_lambda`).
+        /// `J̃·dV` with the angular terms on `(wa, wb)`: a normal row's from `ω` before
+        /// its point's friction impulses, whose couplings' term the caller subtracts
+        /// after (`wide::new_normal_lambda`).
         #[target_feature(enable = "avx")]
         #[inline]
-        fn velocity_ahead(&self, lin: F8, (wa, wb): (V8, V8), ahead: F8) -> F8 {
+        fn velocity_at(&self, lin: F8, (wa, wb): (V8, V8)) -> F8 {
             let ang = self.j_ang_a.dot(wa).add(self.j_ang_b.dot(wb));
-            ang.add(lin).add(ahead).mul(self.inv_d)
+            ang.add(lin).mul(self.inv_d)
         }
 
         /// `dV += T·δ` for the row's direction `dir` (`wide::apply_impulse`).
@@ -656,7 +656,7 @@ mod kernel {
                 let friction = F8::join(g[0].friction(), g[1].friction());
                 let (i0, i1) = (g[0].isotropic(), g[1].isotropic());
                 let inv_i = (F8::join(i0.0, i1.0), F8::join(i0.1, i1.1));
-                let (zero, inf) = (F8::splat(0.0), F8::splat(f32::INFINITY));
+                let zero = F8::splat(0.0);
                 // The rows' directions, joined once for all the points.
                 let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
                 let dirs = [dir(0), dir(1), dir(2)];
@@ -689,8 +689,8 @@ mod kernel {
                         let rn = Row8::load(&rows[0], inv_i);
                         let [c1, c2] = [F8::load(&s.couple[0]), F8::load(&s.couple[1])];
                         let ahead = c1.mul(e1).add(c2.mul(e2));
-                        let vn = rn.velocity_ahead(w[0], at, ahead);
-                        let nn = rn.unclamped(vn).max(zero).min(inf);
+                        let vn = rn.velocity_at(w[0], at);
+                        let nn = rn.unclamped(vn).sub(ahead).max(zero);
                         let en = nn.sub(rn.lambda);
                         let rn = Row8::load(&fresh(&s.rows)[0], inv_i);
                         rn.apply(en, &mut va, &mut vb);
@@ -874,7 +874,7 @@ mod kernel {
                     // (`wide::couplings`, zero in the lanes without a point).
                     let couple = |(ka, kb, _, _): (V8, V8, F8, F8)| {
                         let (ta, tb) = (ka.scale(gb.c_a), kb.scale(gb.c_b));
-                        ja.dot(ta).add(jb.dot(tb)).select(live, zero)
+                        ja.dot(ta).add(jb.dot(tb)).mul(inv_dn).select(live, zero)
                     };
                     couple(row1).store(&mut slot.couple[0]);
                     couple(row2).store(&mut slot.couple[1]);

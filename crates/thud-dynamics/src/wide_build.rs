@@ -511,7 +511,8 @@ mod tests {
                 }
                 // The normal row's couplings with the friction rows, as the scalar
                 // sweep makes them from these rows.
-                let want = [1, 2].map(|k| crate::pgs::coupling(&c.rows[0], &c.rows[k]).to_bits());
+                let want =
+                    [1, 2].map(|k| crate::pgs::scaled_coupling(&c.rows[0], &c.rows[k]).to_bits());
                 let got = wide.couplings_of(i).map(f32::to_bits);
                 assert_eq!(got, want, "split {split}, point {i}: couplings");
             }
