@@ -28,8 +28,9 @@
 //! structure — manifolds of pairs gone, of new pairs, and of pairs whose recomputed
 //! manifolds differ in number or sub-shapes — is spliced in with one move of the
 //! others (`apply_patches`); with an unchanged list and no such pair (a resting
-//! scene) nothing moves. An unsorted list takes the full update, which builds the
-//! list anew pair by pair. Both compute each pair the same way, so they give the same
+//! scene) nothing moves. An unsorted list, and the first update (nothing to merge
+//! with: a merge would compute every pair into the inserts and keep that room), take
+//! the full update, which builds the list anew pair by pair. Both compute each pair the same way, so they give the same
 //! bits (a unit test runs a sequence of changes through both).
 //!
 //! **Determinism and threads.** Pairs are processed in chunks on the rayon pool;
@@ -214,6 +215,11 @@ impl NarrowPhase {
             None
         } else if same {
             Some(0)
+        } else if self.states.is_empty() {
+            // Nothing to merge with (the first update): the full update builds the list
+            // directly, where a merge would compute every pair into `inserts` and keep
+            // that much room for good (same bits either way).
+            None
         } else {
             self.merge_pairs(pairs, shapes, poses, margin)
         };
