@@ -30,8 +30,9 @@
 //! others (`apply_patches`); with an unchanged list and no such pair (a resting
 //! scene) nothing moves. An unsorted list, and the first update (nothing to merge
 //! with: a merge would compute every pair into the inserts and keep that room), take
-//! the full update, which builds the list anew pair by pair. Both compute each pair the same way, so they give the same
-//! bits (a unit test runs a sequence of changes through both).
+//! the full update, which builds the list anew pair by pair. Both compute each pair
+//! the same way, so they give the same bits (a unit test runs a sequence of changes
+//! through both).
 //!
 //! **Determinism and threads.** Pairs are processed in chunks on the rayon pool;
 //! each pair's result depends only on its own inputs and last step's entry for
