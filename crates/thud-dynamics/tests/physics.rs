@@ -176,20 +176,26 @@ fn ball_rebounds_to_e_squared_h() {
     );
 }
 
+/// A unit box resting on the ground (μ = 0.6) after `steps` steps in `mode`.
+fn resting_box(mode: SolverMode, steps: usize) -> (World, BodyHandle) {
+    let mut w = World::new(Settings {
+        solver_mode: mode,
+        ..settings()
+    });
+    ground(&mut w, 0.6);
+    let b = w.add_body(unit_box(Vec3::new(0.0, 0.5, 0.0))).unwrap();
+    for _ in 0..steps {
+        w.step().unwrap();
+    }
+    (w, b)
+}
+
 #[test]
 fn resting_box_normal_impulses_sum_to_m_g_dt() {
     // PGS keeps the step's impulse sums in its lanes, the exact mode in the contact
     // store's rows: `contacts` reports either.
     for mode in [SolverMode::Pgs, SolverMode::Exact] {
-        let mut w = World::new(Settings {
-            solver_mode: mode,
-            ..settings()
-        });
-        ground(&mut w, 0.6);
-        let b = w.add_body(unit_box(Vec3::new(0.0, 0.5, 0.0))).unwrap();
-        for _ in 0..60 {
-            w.step().unwrap();
-        }
+        let (w, b) = resting_box(mode, 60);
         let sum: f32 = w.contacts().map(|c| c.total_normal_impulse()).sum();
         let m = w.body(b).unwrap().mass();
         let expect = m * G * DT;
@@ -430,15 +436,7 @@ fn kinematic_target_is_reached_exactly() {
 #[test]
 fn exported_problem_is_the_solved_one_with_or_without_scalar_rows() {
     let problem = |mode: SolverMode| {
-        let mut w = World::new(Settings {
-            solver_mode: mode,
-            ..settings()
-        });
-        ground(&mut w, 0.6);
-        let b = w.add_body(unit_box(Vec3::new(0.0, 0.5, 0.0))).unwrap();
-        for _ in 0..30 {
-            w.step().unwrap();
-        }
+        let (w, b) = resting_box(mode, 30);
         let mut out = Vec::new();
         assert_eq!(w.export_lcp(&mut out, 100).unwrap(), 1, "{mode:?}");
         let text = String::from_utf8(out).unwrap();
