@@ -59,6 +59,10 @@ pub struct RunArgs {
     /// Solver iterations in each solve substep after the first (default: --iterations)
     #[arg(long)]
     pub substep_iterations: Option<u32>,
+    /// Friction rows in the first sweep of a solve, every Nth after it and the last
+    /// (default 2; 1: every sweep).
+    #[arg(long)]
+    pub friction_stride: Option<u32>,
     /// Solve substeps per step.
     #[arg(long)]
     pub solve_substeps: Option<u32>,

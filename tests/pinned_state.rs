@@ -31,7 +31,11 @@
 //! (`integrate::renormalize`); `tower_20`, whose boxes do not turn, did not. All five
 //! moved when the couplings were kept divided by the normal row's `D` and the normal
 //! row took its friction impulses last, `((λ − b̃) − J̃·dV) − (c̃₁δ₁ + c̃₂δ₂)`
-//! (`pgs::unclamped_ahead`): same values to rounding, same figures.)
+//! (`pgs::unclamped_ahead`): same values to rounding, same figures. `pyramid_20` and
+//! `pile_1000` (both orders) moved when the middle one of each solve substep's three
+//! sweeps began to run only the normal rows (`Settings::friction_stride` = 2; at 1
+//! every old hash is reproduced); `tower_20`, whose island the scalar rows sweep with
+//! friction in every sweep, did not.)
 //!
 //! Updating: when a change is *meant* to change the simulation, run
 //! `cargo test -p thud --test pinned_state -- --nocapture`, check the new figures of the scenes
@@ -45,8 +49,8 @@ mod scene_world;
 use thud_dynamics::{Settings, SweepOrder};
 
 const PINNED: [(&str, u64); 3] = [
-    ("pyramid_20", 0xed15_56af_bcf0_b7eb),
-    ("pile_1000", 0x3133_7522_d42e_f449),
+    ("pyramid_20", 0xbab7_a12b_8b6c_33d9),
+    ("pile_1000", 0x2542_5da2_c112_bdfc),
     ("tower_20", 0x50a6_82f3_bd37_d61c),
 ];
 
@@ -55,8 +59,8 @@ const PINNED: [(&str, u64); 3] = [
 /// not hold these (sending the exact mode's islands to the scalar sweep in store order
 /// did not, and now stays with the sequential order).
 const PINNED_COLORED: [(&str, u64); 2] = [
-    ("pyramid_20", 0xff3e_d9aa_6b0f_024f),
-    ("pile_1000", 0xd8ff_995d_7d95_b4d2),
+    ("pyramid_20", 0x0b45_6881_6150_e5b1),
+    ("pile_1000", 0x042d_59eb_9689_5254),
 ];
 
 #[test]

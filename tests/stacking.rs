@@ -124,10 +124,11 @@ fn pyramid_20_stands() {
 }
 
 /// `pyramid_40` (820 boxes, one island of 28 560 rows, far beyond a dense solve) stands
-/// at the defaults: four solve substeps of three PGS sweeps each. Measured: drift
-/// 4.7 mm, sag 15.5 mm, no energy rise (Rapier 0.36 at its defaults in the comparison:
-/// drift 45.6 mm, sag 107 mm). One solve of 16 sweeps per step let it lean over by
-/// 10 s (drift 582 mm, 75 boxes moving).
+/// at the defaults: four solve substeps of three PGS sweeps each, the middle sweep
+/// without friction rows (`Settings::friction_stride`). Measured: drift 7.7 mm, sag
+/// 16.8 mm, no energy rise (5.2 / 16.1 mm with friction in every sweep; Rapier 0.36 at
+/// its defaults in the comparison: drift 45.6 mm, sag 107 mm). One solve of 16 sweeps
+/// per step let it lean over by 10 s (drift 582 mm, 75 boxes moving).
 #[test]
 fn pyramid_40_stands() {
     let m = measure("pyramid_40");
@@ -139,8 +140,9 @@ fn pyramid_40_stands() {
 
 /// `Settings::substep_iterations`: two sweeps in the solve substeps after the first (9 a
 /// step instead of 12) still stand both pyramids, a little softer (measured on
-/// `pyramid_40`: drift 16.2 mm, sag 18.9 mm; `pyramid_20` 0.85 / 4.4 mm); and `None`
-/// is the same as giving `iterations` again, to the bit.
+/// `pyramid_40`: drift 17.9 mm, sag 20.2 mm; `pyramid_20` 0.82 / 4.3 mm; with friction
+/// in every sweep 16.2 / 18.9 and 0.85 / 4.4 mm); and `None` is the same as giving
+/// `iterations` again, to the bit.
 #[test]
 fn fewer_sweeps_in_later_substeps_still_stand() {
     let fewer = Settings {
@@ -172,6 +174,32 @@ fn fewer_sweeps_in_later_substeps_still_stand() {
         ..Settings::without_sleeping()
     };
     assert_ne!(hash(two), hash(Settings::without_sleeping()));
+}
+
+/// `Settings::friction_stride = 1`, friction rows in every sweep: the stiffer choice
+/// (measured on `pyramid_40`: drift 5.2 mm, sag 16.1 mm after 10 s against 7.7 and
+/// 16.8 at the default 2), and not the default's trajectory.
+#[test]
+fn friction_in_every_sweep_stands() {
+    let every = Settings {
+        friction_stride: 1,
+        ..Settings::without_sleeping()
+    };
+    assert_metrics_stand("pyramid_20", &measure_with("pyramid_20", every.clone()));
+    let m = measure_with("pyramid_40", every.clone());
+    assert!(m.drift < 0.01, "drift {} mm ≥ 10 mm", m.drift * 1e3);
+    assert!(m.sag < 0.02, "sag {} mm ≥ 20 mm", m.sag * 1e3);
+    assert!(m.energy_rise <= 1e-3, "energy rose by {} J", m.energy_rise);
+    assert_eq!(m.still_moving, 0, "bodies still moving");
+    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
+    let hash = |settings: Settings| {
+        let (mut world, handles) = scene_world::world(&scene, settings);
+        for _ in 0..60 {
+            world.step().expect("step");
+        }
+        scene_world::state_hash(&world, &handles)
+    };
+    assert_ne!(hash(every), hash(Settings::without_sleeping()));
 }
 
 /// What the engine does meet today on `pyramid_20` (a regression guard, not the goal).

@@ -171,6 +171,7 @@ fn run(args: &Args) -> Result<(), CompareError> {
     let chosen = scenes(&args.scenes)?;
     let defaults = thud_dynamics::Settings::default();
     let (thud_iterations, thud_substeps) = (defaults.iterations, defaults.solve_substeps);
+    let friction_stride = defaults.friction_stride;
     let mut rows = Vec::with_capacity(chosen.len());
     for scene in &chosen {
         let steps = steps_of(scene, args.seconds)?;
@@ -205,7 +206,7 @@ fn run(args: &Args) -> Result<(), CompareError> {
     };
     let heading = format!(
         "thud (Settings::without_sleeping(): {thud_substeps} solve substeps × \
-         {thud_iterations} PGS sweeps) vs Rapier (IntegrationParameters::default(){}: \
+         {thud_iterations} PGS sweeps, friction_stride {friction_stride}) vs Rapier (IntegrationParameters::default(){}: \
          {rapier_iterations} solver iterations × {rapier_sweeps} PGS sweeps); sleeping off; \
          thud on {} thread(s), Rapier on one{}",
         if args.matched { ", matched budget" } else { "" },
@@ -227,6 +228,7 @@ fn run(args: &Args) -> Result<(), CompareError> {
             "matched": args.matched,
             "thud_iterations": thud_iterations,
             "thud_solve_substeps": thud_substeps,
+            "thud_friction_stride": friction_stride,
             "rapier_solver_iterations": rapier_iterations,
             "rapier_pgs_iterations": rapier_sweeps,
             "seconds": args.seconds,

@@ -44,6 +44,9 @@ fn bad_option(args: &RunArgs) -> Option<String> {
     if args.substep_iterations == Some(0) {
         return Some("--substep-iterations must be ≥ 1".into());
     }
+    if args.friction_stride == Some(0) {
+        return Some("--friction-stride must be ≥ 1".into());
+    }
     if args.threads == Some(0) {
         return Some("--threads must be ≥ 1".into());
     }
@@ -70,6 +73,7 @@ pub fn run(args: &RunArgs) -> u8 {
         dt: args.dt,
         iterations: args.iterations,
         substep_iterations: args.substep_iterations,
+        friction_stride: args.friction_stride,
         solve_substeps: args.solve_substeps,
         sleeping: args.sleep.map(|s| s == OnOff::On),
         threads,

@@ -3,7 +3,7 @@
 //! `cargo run --release -p thud-dynamics --example scene_metrics -- tower_20 pyramid_20`
 //! Settings overrides through the environment: `THUD_ITER`, `THUD_ERP`, `THUD_SLOP`,
 //! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_SPLIT_EVERY` (0/1), `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
-//! `THUD_LATER_ITER` (`substep_iterations`), `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_EXACT_TOL`, `THUD_MIN_PAIRS`
+//! `THUD_LATER_ITER` (`substep_iterations`), `THUD_FRICTION_STRIDE`, `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_EXACT_TOL`, `THUD_MIN_PAIRS`
 //! (`Settings::parallel_min_pairs`), `THUD_STEPS`.
 
 mod support;
@@ -60,6 +60,9 @@ fn main() {
     }
     if let Some(v) = env("THUD_LATER_ITER") {
         s.substep_iterations = Some(v);
+    }
+    if let Some(v) = env("THUD_FRICTION_STRIDE") {
+        s.friction_stride = v;
     }
     if let Some(v) = env("THUD_OMEGA") {
         s.omega = v;

@@ -3,8 +3,9 @@
 //! many steps moves far less with the host's load than a median or a mean does.
 //!
 //! `cargo run --release -p thud-dynamics --example step_quantiles -- pyramid_40`
-//! (one thread; `THUD_STEPS` steps after 60 settling ones, default 600). Prints, per
-//! scene, the 10th percentile and the median of the step and of every stage, in ms.
+//! (one thread; `THUD_STEPS` steps after 60 settling ones, default 600;
+//! `THUD_FRICTION_STRIDE` overrides `Settings::friction_stride`). Prints, per scene,
+//! the 10th percentile and the median of the step and of every stage, in ms.
 
 #[path = "support/scene_world.rs"]
 mod scene_world;
@@ -30,7 +31,14 @@ fn main() {
         .max(1);
     for name in std::env::args().skip(1) {
         let scene = thud_scene::standard(&name).expect("standard scene name");
-        let (mut world, _) = scene_world::world(&scene, Settings::without_sleeping());
+        let mut settings = Settings::without_sleeping();
+        if let Some(v) = std::env::var("THUD_FRICTION_STRIDE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            settings.friction_stride = v;
+        }
+        let (mut world, _) = scene_world::world(&scene, settings);
         let (mut total, mut stages) = (Vec::new(), vec![Vec::new(); Stage::ALL.len()]);
         pool.install(|| {
             for _ in 0..60 {

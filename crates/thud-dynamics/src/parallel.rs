@@ -413,7 +413,7 @@ impl Schedule {
         t: &[WideT],
         rows: LastRows<'_>,
         dv: &mut [Velocity],
-        sweeps: u32,
+        (sweeps, friction_stride): (u32, u32),
         omega: f32,
         last: LastSweep<'_>,
     ) {
@@ -433,6 +433,7 @@ impl Schedule {
             let g = &groups[g0 as usize];
             let h = groups.get(g1 as usize);
             let dv = &mut SharedVelocities(vel);
+            let friction = crate::pgs::friction_sweep(s, sweeps, friction_stride);
             match h {
                 Some(h) if pairs => {
                     let first = g.slots().start;
@@ -441,7 +442,7 @@ impl Schedule {
                     // (module docs), so no other thread holds unit u's slots (a unit's
                     // slots are its own: `wide::assign_slots` with a schedule).
                     let p = unsafe { pts.slice(first..first + n) };
-                    kernel.solve([g, h], p, dv, false);
+                    kernel.solve([g, h], p, dv, false, friction);
                 }
                 _ => kernel.run(
                     #[inline(always)]
@@ -451,9 +452,9 @@ impl Schedule {
                             let p = unsafe { pts.slice(grp.slots()) };
                             let t = &t[grp.t_range()];
                             if omega == 1.0 {
-                                solve_group(grp, p, t, dv, GaussSeidel, false);
+                                solve_group(grp, p, t, dv, GaussSeidel, false, friction);
                             } else {
-                                solve_group(grp, p, t, dv, Sor(w), false);
+                                solve_group(grp, p, t, dv, Sor(w), false, friction);
                             }
                         }
                     },
@@ -726,7 +727,7 @@ pub(crate) mod tests {
                 &mut store,
                 &mut joints.rows,
                 &mut bodies.dv,
-                20,
+                (20, 2),
                 1.0,
                 false,
                 crate::wide::LastSweep::default(),
@@ -746,7 +747,15 @@ pub(crate) mod tests {
                 sum: true,
                 write: None,
             };
-            wide.solve(&mut store, &mut [], &mut bodies.dv, 9, 1.0, false, last);
+            wide.solve(
+                &mut store,
+                &mut [],
+                &mut bodies.dv,
+                (9, 2),
+                1.0,
+                false,
+                last,
+            );
             wide.split_solve(&mut store, &mut joints, &mut bodies.pseudo, 3, true);
             store.impulse.clear();
             store.impulse.resize(store.points.len(), [0.0; 3]);

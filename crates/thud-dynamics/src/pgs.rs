@@ -223,11 +223,19 @@ pub(crate) fn warm_start(points: &[ContactRows], dv: &mut [Velocity]) {
 /// in `f32` it rounds differently (the basis is orthonormal to rounding). The packed
 /// sweeps (`wide.rs`) do exactly these operations lane by lane, in this order — each
 /// row's linear work is two operations instead of twenty-two.
+///
+/// Without `friction` (a sweep that [`friction_sweep`] leaves to the normal rows) each
+/// point runs only its normal row, on the `ω` as it is:
+///
+/// ```text
+///   λₙ ← max(0, (λₙ − b̃ₙ) − (J_ang,n·ω + w₀)/Dₙ)   (ω = 1)
+/// ```
 pub(crate) fn solve_manifold(
     points: &mut [ContactRows],
     dv: &mut [Velocity],
     omega: f32,
     backward: bool,
+    friction: bool,
 ) {
     let Some(first) = points.first() else {
         return;
@@ -240,14 +248,24 @@ pub(crate) fn solve_manifold(
     let mut w = w0;
     let m = ima + imb;
     each_mut(points, backward, |c| {
-        let bound = (c.friction * c.rows[0].lambda).max(0.0);
+        if !friction {
+            let rn = &mut c.rows[0];
+            let jn = ((rn.j_ang_a.dot(va.ang) + rn.j_ang_b.dot(vb.ang)) + w[0]) * rn.inv_d;
+            let nn = max_ps(unclamped(rn.lambda, rn.b, jn, omega), 0.0);
+            let en = nn - rn.lambda;
+            rn.lambda = nn;
+            apply_angular(rn, en, &mut va, &mut vb);
+            w[0] += en * m;
+            return;
+        }
+        let bound = max_ps(c.friction * c.rows[0].lambda, 0.0);
         let [rn, r1, r2] = &mut c.rows;
         let (j1, j2) = (
             basis_row_velocity(r1, w[1], &va, &vb),
             basis_row_velocity(r2, w[2], &va, &vb),
         );
-        let n1 = unclamped(r1.lambda, r1.b, j1, omega).clamp(-bound, bound);
-        let n2 = unclamped(r2.lambda, r2.b, j2, omega).clamp(-bound, bound);
+        let n1 = min_ps(max_ps(unclamped(r1.lambda, r1.b, j1, omega), -bound), bound);
+        let n2 = min_ps(max_ps(unclamped(r2.lambda, r2.b, j2, omega), -bound), bound);
         let (e1, e2) = (n1 - r1.lambda, n2 - r2.lambda);
         r1.lambda = n1;
         r2.lambda = n2;
@@ -258,7 +276,7 @@ pub(crate) fn solve_manifold(
         w[2] += e2 * m;
         let ahead = scaled_coupling(rn, r1) * e1 + scaled_coupling(rn, r2) * e2;
         let jn = ((rn.j_ang_a.dot(at.0) + rn.j_ang_b.dot(at.1)) + w[0]) * rn.inv_d;
-        let nn = unclamped_ahead(rn.lambda, rn.b, jn, ahead, omega).clamp(0.0, f32::INFINITY);
+        let nn = max_ps(unclamped_ahead(rn.lambda, rn.b, jn, ahead, omega), 0.0);
         let en = nn - rn.lambda;
         rn.lambda = nn;
         apply_angular(rn, en, &mut va, &mut vb);
@@ -270,6 +288,27 @@ pub(crate) fn solve_manifold(
     vb.lin += rel * (imb * inv);
     dv[a] = va;
     dv[b] = vb;
+}
+
+/// `max(x, lo)` as the lanes' `maxps` takes it: `x` where `x > lo`, else `lo` (so a
+/// `−0` against a `+0` bound gives `+0`, as in the packed sweeps).
+#[inline(always)]
+fn max_ps(x: f32, lo: f32) -> f32 {
+    if x > lo { x } else { lo }
+}
+
+/// `min(x, hi)` as the lanes' `minps` takes it: `x` where `x < hi`, else `hi`.
+#[inline(always)]
+fn min_ps(x: f32, hi: f32) -> f32 {
+    if x < hi { x } else { hi }
+}
+
+/// Whether sweep `s` (from 0) of a solve of `n` sweeps runs the friction rows
+/// ([`Settings::friction_stride`](crate::Settings::friction_stride) `stride`): the
+/// first sweep, every `stride`-th after it and the last; the sweeps between run only
+/// the normal rows ([`solve_manifold`]). Stride 1: every sweep.
+pub(crate) fn friction_sweep(s: u32, n: u32, stride: u32) -> bool {
+    stride <= 1 || s.is_multiple_of(stride) || s + 1 == n
 }
 
 /// The relative linear velocity `v_b − v_a` of two bodies in a manifold's basis `dir`.
@@ -321,7 +360,7 @@ pub(crate) fn sweep(
 ) {
     // Each point as a manifold of its own.
     let point = |c: &mut ContactRows, dv: &mut [Velocity]| {
-        solve_manifold(std::slice::from_mut(c), dv, omega, false);
+        solve_manifold(std::slice::from_mut(c), dv, omega, false, true);
     };
     if backward {
         each_mut(points, true, |c| point(c, dv));
@@ -479,6 +518,21 @@ mod tests {
             })
             .collect();
         (bodies, pts)
+    }
+
+    #[test]
+    fn friction_sweeps_are_the_first_every_stride_th_and_the_last() {
+        let sweeps = |n: u32, stride: u32| -> Vec<u32> {
+            (0..n).filter(|&s| friction_sweep(s, n, stride)).collect()
+        };
+        assert_eq!(sweeps(3, 1), [0, 1, 2]);
+        assert_eq!(sweeps(3, 2), [0, 2]);
+        assert_eq!(sweeps(4, 2), [0, 2, 3]);
+        assert_eq!(sweeps(12, 2), [0, 2, 4, 6, 8, 10, 11]);
+        assert_eq!(sweeps(10, 3), [0, 3, 6, 9]);
+        assert_eq!(sweeps(1, 5), [0]);
+        // Stride 0 (refused by `Settings::validate`) reads as 1.
+        assert_eq!(sweeps(3, 0), [0, 1, 2]);
     }
 
     #[test]

@@ -828,6 +828,21 @@ fn new_normal_lambda<R: Relax>(
         .max(Vec4::ZERO)
 }
 
+/// The new λ of a normal row in four lanes in a sweep without friction rows
+/// (`pgs::solve_manifold` lane by lane): λ ∈ [0, ∞), `max(x, 0)` alone as in
+/// [`new_normal_lambda`].
+#[inline(always)]
+fn new_normal_only_lambda<R: Relax>(
+    r: &WideRow,
+    lin: Vec4,
+    omega: R,
+    va: &WideVel,
+    vb: &WideVel,
+) -> Vec4 {
+    let jdv = ((r.ang_a.dot(va.ang) + r.ang_b.dot(vb.ang)) + lin) * r.inv_d;
+    omega.unclamped(r.lambda, r.b, jdv).max(Vec4::ZERO)
+}
+
 /// The normal row's couplings `c(n, k) = J_ang,a·T_a + J_ang,b·T_b` with the friction
 /// rows `k = 1, 2` of wide point `i` as stored, divided by the normal row's `D`
 /// (`pgs::scaled_coupling` lane by lane), for
@@ -924,7 +939,7 @@ pub(crate) fn scatter<V: Velocities + ?Sized>(dv: &mut V, idx: [u32; 4], movable
 
 /// One group: gather, the points in order (forward or backward), scatter. `pts` are
 /// the group's own wide points, `t` its [`WideT`] blocks (empty for a group of
-/// isotropic bodies).
+/// isotropic bodies). Without `friction`, only the normal rows (`pgs::friction_sweep`).
 #[inline(always)]
 pub(crate) fn solve_group<V: Velocities + ?Sized, R: Relax>(
     g: &Group,
@@ -933,11 +948,12 @@ pub(crate) fn solve_group<V: Velocities + ?Sized, R: Relax>(
     dv: &mut V,
     omega: R,
     back: bool,
+    friction: bool,
 ) {
     if g.t_blocks {
-        solve_group_with(g, slots, t, dv, omega, back);
+        solve_group_with(g, slots, t, dv, omega, back, friction);
     } else {
-        solve_group_with(g, slots, g.isotropic(), dv, omega, back);
+        solve_group_with(g, slots, g.isotropic(), dv, omega, back, friction);
     }
 }
 
@@ -949,6 +965,7 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
     dv: &mut V,
     omega: R,
     back: bool,
+    friction: bool,
 ) {
     let mut va = gather(dv, g.a);
     let mut vb = gather(dv, g.b);
@@ -962,6 +979,16 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
     for k in 0..n {
         let i = if back { n - 1 - k } else { k };
         let slot = &mut slots[i];
+        if !friction {
+            // The normal row alone, on `dV` as it is.
+            let rn = slot.rows[0].get(h);
+            let nn = new_normal_only_lambda(&rn, w[0], omega, &va, &vb);
+            let en = nn - rn.lambda;
+            apply_angular(t.t(i, 0, &rn), en, &mut va, &mut vb);
+            w[0] += en * m;
+            slot.rows[0].lambda[h & 1] = nn;
+            continue;
+        }
         // The two friction rows from the same `dV` (`pgs::solve_manifold` lane by lane),
         // bounded by ±μλₙ.
         let bound = (g.friction * slot.rows[0].lambda[h & 1]).max(Vec4::ZERO);
@@ -1461,7 +1488,9 @@ impl WideContacts {
         (self.color_groups.len(), self.coloring.overflow.len())
     }
 
-    /// One sweep: joints, colours, overflow (backward: the reverse).
+    /// One sweep: joints, colours, overflow (backward: the reverse); without `friction`
+    /// the contacts' normal rows only (`pgs::friction_sweep`).
+    #[allow(clippy::too_many_arguments)]
     pub fn sweep(
         &mut self,
         store: &mut ContactStore,
@@ -1469,13 +1498,15 @@ impl WideContacts {
         dv: &mut [Velocity],
         omega: f32,
         back: bool,
+        friction: bool,
         last: Option<&mut LastSweep<'_>>,
     ) {
+        let pass = (back, friction);
         if omega == 1.0 {
-            self.sweep_with(store, joints, dv, omega, GaussSeidel, back, last);
+            self.sweep_with(store, joints, dv, omega, GaussSeidel, pass, last);
         } else {
             let w = Sor(Vec4::splat(omega));
-            self.sweep_with(store, joints, dv, omega, w, back, last);
+            self.sweep_with(store, joints, dv, omega, w, pass, last);
         }
     }
 
@@ -1491,7 +1522,7 @@ impl WideContacts {
         dv: &mut [Velocity],
         omega: f32,
         w: R,
-        back: bool,
+        (back, friction): (bool, bool),
         last: Option<&mut LastSweep<'_>>,
     ) {
         if !back {
@@ -1506,7 +1537,7 @@ impl WideContacts {
         // The whole sweep compiled for the CPU's vector instructions (`PairKernel::run`).
         kernel.run(
             #[inline(always)]
-            || self.run_units(0..self.units.len(), dv, w, pairs, back, last),
+            || self.run_units(0..self.units.len(), dv, w, pairs, (back, friction), last),
         );
         if !back {
             self.overflow(store, dv, omega, false);
@@ -1516,9 +1547,9 @@ impl WideContacts {
         dv[0] = Velocity::ZERO;
     }
 
-    /// The units `range` of a sweep, forward or (`back`) backward: each group's velocity
-    /// update (two groups as one where `pairs`), then with `last` the work that rides
-    /// along the solve's last sweep.
+    /// The units `range` of a sweep, forward or (`back`) backward, with or without the
+    /// `friction` rows: each group's velocity update (two groups as one where `pairs`),
+    /// then with `last` the work that rides along the solve's last sweep.
     #[inline(always)]
     fn run_units<R: Relax>(
         &mut self,
@@ -1526,7 +1557,7 @@ impl WideContacts {
         dv: &mut [Velocity],
         w: R,
         pairs: bool,
-        back: bool,
+        (back, friction): (bool, bool),
         mut last: Option<&mut LastSweep<'_>>,
     ) {
         let kernel = self.pairs;
@@ -1540,14 +1571,15 @@ impl WideContacts {
                 Some(h) if pairs && self.shared => {
                     let n = g.slots().len().max(h.slots().len());
                     let first = g.slots().start;
-                    kernel.solve([g, h], &mut self.slots[first..first + n], dv, back);
+                    let slots = &mut self.slots[first..first + n];
+                    kernel.solve([g, h], slots, dv, back, friction);
                 }
                 _ => {
                     let t = &self.t[g.t_range()];
-                    solve_group(g, &mut self.slots[g.slots()], t, dv, w, back);
+                    solve_group(g, &mut self.slots[g.slots()], t, dv, w, back, friction);
                     if let Some(h) = h {
                         let t = &self.t[h.t_range()];
-                        solve_group(h, &mut self.slots[h.slots()], t, dv, w, back);
+                        solve_group(h, &mut self.slots[h.slots()], t, dv, w, back, friction);
                     }
                 }
             }
@@ -1573,24 +1605,29 @@ impl WideContacts {
         }
     }
 
+    /// The overflow set's manifolds from the scalar rows, with their friction rows in
+    /// every sweep (`Settings::friction_stride` is for the lanes): they are the islands
+    /// the exact mode checks, whose PGS answer decides whether the dense solve runs, and
+    /// what the colouring could not place.
     fn overflow(&self, store: &mut ContactStore, dv: &mut [Velocity], omega: f32, back: bool) {
         let of = &self.coloring.overflow;
         for k in 0..of.len() {
             let m = of[if back { of.len() - 1 - k } else { k }];
             let (s, n) = store.manifold_points[m as usize];
             let pts = &mut store.points[s as usize..(s + n) as usize];
-            pgs::solve_manifold(pts, dv, omega, back);
+            pgs::solve_manifold(pts, dv, omega, back, true);
         }
     }
 
-    /// `iterations` sweeps, alternating direction when `symmetric`.
+    /// `iterations` sweeps, alternating direction when `symmetric`, with the friction
+    /// rows in the sweeps [`pgs::friction_sweep`] gives for `friction_stride`.
     #[allow(clippy::too_many_arguments)]
     pub fn solve(
         &mut self,
         store: &mut ContactStore,
         joints: &mut [crate::joint::rows::JointRow],
         dv: &mut [Velocity],
-        iterations: u32,
+        (iterations, friction_stride): (u32, u32),
         omega: f32,
         symmetric: bool,
         mut last: LastSweep<'_>,
@@ -1615,26 +1652,29 @@ impl WideContacts {
                 &self.t,
                 rows,
                 dv,
-                iterations,
+                (iterations, friction_stride),
                 omega,
                 last,
             );
             dv[0] = Velocity::ZERO;
             return;
         }
+        let sweeps = (iterations, friction_stride);
         if iterations > 1 && !symmetric && joints.is_empty() && self.wavefront() {
             if omega == 1.0 {
-                self.wavefront_sweeps(dv, iterations, omega, GaussSeidel, last);
+                self.wavefront_sweeps(dv, sweeps, omega, GaussSeidel, last);
             } else {
                 let w = Sor(Vec4::splat(omega));
-                self.wavefront_sweeps(dv, iterations, omega, w, last);
+                self.wavefront_sweeps(dv, sweeps, omega, w, last);
             }
             dv[0] = Velocity::ZERO;
             return;
         }
         for k in 0..iterations {
             let tail = Some(&mut last).filter(|_| k + 1 == iterations);
-            self.sweep(store, joints, dv, omega, symmetric && k % 2 == 1, tail);
+            let back = symmetric && k % 2 == 1;
+            let friction = pgs::friction_sweep(k, iterations, friction_stride);
+            self.sweep(store, joints, dv, omega, back, friction, tail);
         }
     }
 
@@ -1654,7 +1694,7 @@ impl WideContacts {
     fn wavefront_sweeps<R: Relax>(
         &mut self,
         dv: &mut [Velocity],
-        iterations: u32,
+        (iterations, friction_stride): (u32, u32),
         omega: f32,
         w: R,
         mut last: LastSweep<'_>,
@@ -1681,7 +1721,9 @@ impl WideContacts {
                             }
                             let tail = Some(&mut last).filter(|_| s + 1 == n);
                             let units = t * TILE..((t + 1) * TILE).min(self.units.len());
-                            self.run_units(units, dv, w, pairs, false, tail);
+                            let friction =
+                                pgs::friction_sweep(s as u32, iterations, friction_stride);
+                            self.run_units(units, dv, w, pairs, (false, friction), tail);
                             self.done[s] += 1;
                             budget -= 1;
                         }
@@ -2088,7 +2130,7 @@ mod tests {
                 &mut store,
                 &mut [],
                 &mut bodies.dv,
-                4,
+                (4, 2),
                 1.0,
                 true,
                 LastSweep::default(),
@@ -2098,7 +2140,15 @@ mod tests {
                 sum: true,
                 write: None,
             };
-            wide.solve(&mut store, &mut [], &mut bodies.dv, 3, 1.0, false, last);
+            wide.solve(
+                &mut store,
+                &mut [],
+                &mut bodies.dv,
+                (3, 2),
+                1.0,
+                false,
+                last,
+            );
             let mut joints = crate::joint::rows::JointRows::default();
             wide.split_solve(&mut store, &mut joints, &mut bodies.pseudo, 2, true);
             let bits = state_bits(&wide, &bodies);
@@ -2246,9 +2296,25 @@ mod tests {
                 sum: true,
                 write: None,
             };
-            wide.solve(&mut store, &mut [], &mut bodies.dv, 3, 1.0, false, last);
+            wide.solve(
+                &mut store,
+                &mut [],
+                &mut bodies.dv,
+                (3, 2),
+                1.0,
+                false,
+                last,
+            );
             let default = LastSweep::default();
-            wide.solve(&mut store, &mut [], &mut bodies.dv, 4, 1.3, false, default);
+            wide.solve(
+                &mut store,
+                &mut [],
+                &mut bodies.dv,
+                (4, 2),
+                1.3,
+                false,
+                default,
+            );
             let bits = state_bits(&wide, &bodies);
             (bits, tiles, early)
         };
@@ -2360,7 +2426,7 @@ mod tests {
                     manifolds: &mut manifolds,
                 }),
             };
-            wide.solve(&mut store, &mut [], &mut b.dv, 3, 1.0, false, last);
+            wide.solve(&mut store, &mut [], &mut b.dv, (3, 2), 1.0, false, last);
             if !fused {
                 wide.accumulate();
             }
@@ -2460,11 +2526,12 @@ mod tests {
             None,
         );
         assert_eq!(wide.colors(), (3, 0));
+        // Every other sweep without friction rows (`pgs::friction_sweep`, stride 2).
         wide.solve(
             &mut store,
             &mut [],
             &mut bodies.dv,
-            30,
+            (30, 2),
             1.0,
             true,
             LastSweep::default(),
@@ -2473,13 +2540,14 @@ mod tests {
         // Scalar reference, same order: colours {0, 1}, {2}, {3}.
         for k in 0..30 {
             let back = k % 2 == 1;
+            let friction = pgs::friction_sweep(k, 30, 2);
             let mut order = ref_store.manifold_points.clone();
             if back {
                 order.reverse();
             }
             for (s, n) in order {
                 let pts = &mut ref_store.points[s as usize..(s + n) as usize];
-                pgs::solve_manifold(pts, &mut ref_bodies.dv, 1.0, back);
+                pgs::solve_manifold(pts, &mut ref_bodies.dv, 1.0, back, friction);
             }
         }
         for (p, q) in store.points.iter().zip(&ref_store.points) {
@@ -2493,9 +2561,9 @@ mod tests {
                 );
             }
         }
-        // Over-relaxed (SOR, ω = 1.3): the same values as the scalar update too (a
-        // friction row whose bound `μλₙ` is zero may end at −0 in one and +0 in the
-        // other: `f32::clamp` keeps the bound's sign, `minps` does not).
+        // Over-relaxed (SOR, ω = 1.3), with friction rows in sweeps 0, 3, 6, 9: the same
+        // bits as the scalar update too (its clamps take a signed zero as `maxps` and
+        // `minps` do).
         let (mut sor_bodies, mut sor_store) = scene(dt);
         let (mut ref_bodies2, mut ref_store2) = (sor_bodies.clone(), sor_store.clone());
         wide.pack(
@@ -2510,22 +2578,23 @@ mod tests {
             &mut sor_store,
             &mut [],
             &mut sor_bodies.dv,
-            10,
+            (10, 3),
             1.3,
             false,
             LastSweep::default(),
         );
         wide.unpack(&mut sor_store);
-        for _ in 0..10 {
+        for k in 0..10 {
+            let friction = pgs::friction_sweep(k, 10, 3);
             for &(s, n) in &ref_store2.manifold_points {
                 let pts = &mut ref_store2.points[s as usize..(s + n) as usize];
-                pgs::solve_manifold(pts, &mut ref_bodies2.dv, 1.3, false);
+                pgs::solve_manifold(pts, &mut ref_bodies2.dv, 1.3, false, friction);
             }
         }
-        let lambdas = |s: &ContactStore| -> Vec<f32> {
+        let lambdas = |s: &ContactStore| -> Vec<u32> {
             s.points
                 .iter()
-                .flat_map(|c| c.rows.map(|r| r.lambda))
+                .flat_map(|c| c.rows.map(|r| r.lambda.to_bits()))
                 .collect()
         };
         assert_eq!(lambdas(&sor_store), lambdas(&ref_store2));

@@ -142,13 +142,15 @@ impl PairKernel {
 
     /// One Gauss-Seidel sweep of two groups that may run side by side (no movable body
     /// in common) and share `slots` (`g[0]` in half 0, `g[1]` in half 1; as many as the
-    /// longer group has wide points): `wide::solve_group` for each, with the same bits.
+    /// longer group has wide points): `wide::solve_group` for each, with the same bits
+    /// (without `friction`, the normal rows only: `pgs::friction_sweep`).
     pub(crate) fn solve<V: Velocities + ?Sized>(
         self,
         g: [&Group; 2],
         slots: &mut [WideSlot],
         dv: &mut V,
         back: bool,
+        friction: bool,
     ) {
         debug_assert_eq!((g[0].half(), g[1].half()), (0, 1));
         debug_assert_eq!(g[0].slots().start, g[1].slots().start);
@@ -156,14 +158,21 @@ impl PairKernel {
         match self.0 {
             // SAFETY: `detect` found the kernel's features on this CPU.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { solve_pair_avx512(g, slots, dv, back) },
+            Isa::Avx512 if friction => unsafe { solve_pair_avx512::<V, true>(g, slots, dv, back) },
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx => unsafe { solve_pair_avx(g, slots, dv, back) },
+            Isa::Avx512 => unsafe { solve_pair_avx512::<V, false>(g, slots, dv, back) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx if friction => unsafe { solve_pair_avx::<V, true>(g, slots, dv, back) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx => unsafe { solve_pair_avx::<V, false>(g, slots, dv, back) },
             Isa::None => {
                 let (c0, c1) = (g[0].slots().len(), g[1].slots().len());
-                solve_group(g[0], &mut slots[..c0], &[], dv, GaussSeidel, back);
-                solve_group(g[1], &mut slots[..c1], &[], dv, GaussSeidel, back);
+                let w = GaussSeidel;
+                solve_group(g[0], &mut slots[..c0], &[], dv, w, back, friction);
+                solve_group(g[1], &mut slots[..c1], &[], dv, w, back, friction);
             }
         }
     }
@@ -637,13 +646,14 @@ mod kernel {
     /// The kernel, compiled once per instruction set: `$name` for `$feature`.
     macro_rules! pair_kernel {
         ($name:ident, $feature:literal) => {
-            /// One Gauss-Seidel sweep of two groups (see `PairKernel::solve`).
+            /// One Gauss-Seidel sweep of two groups (see `PairKernel::solve`), with the
+            /// friction rows or (`FRICTION` false) the normal rows alone.
             ///
             /// # Safety
             ///
             /// The CPU must have the kernel's features (`PairKernel::detect`).
             #[target_feature(enable = $feature)]
-            pub(super) unsafe fn $name<V: Velocities + ?Sized>(
+            pub(super) unsafe fn $name<V: Velocities + ?Sized, const FRICTION: bool>(
                 g: [&Group; 2],
                 slots: &mut [WideSlot],
                 dv: &mut V,
@@ -669,6 +679,18 @@ mod kernel {
                 macro_rules! point {
                     ($k:expr) => {{
                         let s = &mut slots[$k];
+                        if !FRICTION {
+                            // The normal row alone, on `dV` as it is
+                            // (`wide::new_normal_only_lambda`).
+                            let rn = Row8::load(&s.rows[0], inv_i);
+                            let vn = rn.velocity(w[0], &va, &vb);
+                            let nn = rn.unclamped(vn).max(zero);
+                            let en = nn.sub(rn.lambda);
+                            rn.apply(en, &mut va, &mut vb);
+                            w[0] = w[0].add(en.mul(m));
+                            nn.store(&mut s.rows[0].lambda);
+                            continue;
+                        }
                         // The friction rows from the same `dV`, bounded by ±μλₙ (`pgs::solve_manifold`).
                         let (r1, r2) = (Row8::load(&s.rows[1], inv_i), Row8::load(&s.rows[2], inv_i));
                         let bound = friction.mul(F8::load(&s.rows[0].lambda)).max(zero);

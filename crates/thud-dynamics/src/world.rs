@@ -945,7 +945,7 @@ impl World {
             &mut self.contacts,
             &mut self.joint_rows.rows,
             &mut self.solver.dv,
-            iterations,
+            (iterations, s.friction_stride),
             s.omega,
             s.symmetric_sweeps,
             crate::wide::LastSweep {

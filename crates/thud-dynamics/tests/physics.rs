@@ -344,6 +344,15 @@ fn invalid_inputs_are_typed_errors_and_leave_the_world_unchanged() {
     w.settings_mut().dt = -1.0;
     assert!(w.step().is_err());
     w.settings_mut().dt = DT;
+    w.settings_mut().friction_stride = 0;
+    assert!(matches!(
+        w.step(),
+        Err(DynamicsError::OutOfRange {
+            what: "friction_stride",
+            ..
+        })
+    ));
+    w.settings_mut().friction_stride = 2;
     assert_eq!(snapshot(&w), before);
     let removed = w.add_body(unit_box(Vec3::new(5.0, 0.5, 0.0))).unwrap();
     w.remove_body(removed).unwrap();

@@ -66,6 +66,9 @@ pub fn settings_on(s: &SceneSettings, base: Settings) -> Settings {
     if let Some(i) = s.substep_iterations {
         out.substep_iterations = Some(i);
     }
+    if let Some(k) = s.friction_stride {
+        out.friction_stride = k;
+    }
     if let Some(n) = s.substeps {
         out.substeps = n;
     }

@@ -363,6 +363,7 @@ pub fn resolve(mut scene: Scene, src: Option<&str>, file: &str) -> Result<Scene,
     for (n, what) in [
         (s.iterations, "iterations"),
         (s.substep_iterations, "substep_iterations"),
+        (s.friction_stride, "friction_stride"),
     ] {
         if n == Some(0) {
             return Err(r.error(what, "", format!("settings.{what}"), "must be ≥ 1".into()));

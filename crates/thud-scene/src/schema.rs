@@ -118,6 +118,10 @@ pub struct SceneSettings {
     /// absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub substep_iterations: Option<u32>,
+    /// Friction rows in the first sweep of a solve, every `friction_stride`-th after it
+    /// and the last (1: every sweep); the engine's default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub friction_stride: Option<u32>,
     /// Solve substeps per (sub)step; the engine's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solve_substeps: Option<u32>,
@@ -146,6 +150,7 @@ impl Default for SceneSettings {
             substeps: None,
             iterations: None,
             substep_iterations: None,
+            friction_stride: None,
             solve_substeps: None,
             gravity: default_gravity(),
             sleeping: true,

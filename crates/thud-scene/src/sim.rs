@@ -46,6 +46,8 @@ pub struct RunOptions {
     pub iterations: Option<u32>,
     /// Solver iterations in each solve substep after the first.
     pub substep_iterations: Option<u32>,
+    /// Friction rows every `friction_stride`-th sweep (`Settings::friction_stride`).
+    pub friction_stride: Option<u32>,
     /// Solve substeps per step.
     pub solve_substeps: Option<u32>,
     /// Sleeping on or off.
@@ -112,6 +114,9 @@ impl Simulation {
         }
         if let Some(i) = options.substep_iterations {
             scene.settings.substep_iterations = Some(i.max(1));
+        }
+        if let Some(k) = options.friction_stride {
+            scene.settings.friction_stride = Some(k.max(1));
         }
         if let Some(n) = options.solve_substeps {
             scene.settings.solve_substeps = Some(n.max(1));
