@@ -80,6 +80,10 @@ pub struct StepStats {
     pub rows: usize,
     /// PGS sweeps done (summed over substeps).
     pub iterations: u32,
+    /// Contact row updates of those sweeps (summed over substeps): every row in a sweep
+    /// with friction rows, the normal rows alone in one without
+    /// (`Settings::friction_stride`). With friction in every sweep, `rows × iterations`.
+    pub row_updates: u64,
     /// Contact points that started from a warm (matched, non-zero) impulse.
     pub warm_started: usize,
     /// Colours (levels in sequential order) of the last substep's contact sweep.
@@ -107,6 +111,7 @@ impl Default for StepStats {
             manifolds: 0,
             rows: 0,
             iterations: 0,
+            row_updates: 0,
             warm_started: 0,
             colors: 0,
             overflow: 0,

@@ -959,6 +959,19 @@ impl World {
             self.wide.unpack(&mut self.contacts);
         }
         self.stats.iterations += iterations;
+        // Every row in a sweep with friction, the normal rows alone in one without (the
+        // overflow's scalar rows keep friction in every sweep: `wide::overflow`).
+        let rows = self.contacts.rows() as u64;
+        let overflow: usize = self
+            .wide
+            .overflow_points(&self.contacts)
+            .map(|r| r.len())
+            .sum();
+        let with = (0..iterations)
+            .filter(|&k| pgs::friction_sweep(k, iterations, s.friction_stride))
+            .count() as u64;
+        let without = u64::from(iterations) - with;
+        self.stats.row_updates += with * rows + without * (rows / 3 + 2 * overflow as u64);
         let mut exact = 0;
         if let Some(rule) = crate::exact::Rule::of(s).filter(|_| in_store) {
             exact = crate::exact::solve_islands(
