@@ -13,11 +13,15 @@
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_40 --repeat 5
 //! ```
 //!
-//! With `--repeat N` each scene runs N times in each engine, the engines taking turns,
-//! and each engine's step times are those of its fastest run (the lowest median, with
-//! that run's p90): on a shared machine a run that another process slowed down then
-//! does not decide the ratio. The quality and memory figures are the first run's (a
-//! run is deterministic, so every run gives the same ones).
+//! Within a run the two engines take turns every 20 steps (`--block`): the project's
+//! host has a fast and a slow mode that last seconds to minutes (`docs/performance.md`),
+//! and engines run one after the other could each land in a different one; in turns
+//! both see the same spells. Each engine's figures are still its own steps' alone (a
+//! step is timed by itself; the first step of a turn starts with the other engine's
+//! data in the caches). With `--repeat N` each scene runs N times, and each engine's
+//! step times are those of its fastest run (the lowest median, with that run's p90).
+//! The quality and memory figures are the first run's (a run is deterministic, so every
+//! run gives the same ones).
 
 mod engine;
 mod error;
@@ -71,6 +75,11 @@ struct Args {
     /// each engine's fastest run (lowest median).
     #[arg(long, default_value_t = 1)]
     repeat: usize,
+    /// Steps each engine runs before the other takes its turn within a run (so that the
+    /// host's slow and fast spells fall on both alike); 0: one engine's whole run, then
+    /// the other's.
+    #[arg(long, default_value_t = 20)]
+    block: usize,
 }
 
 /// `first`'s figures with the step times of the fastest of `runs` (lowest median).
@@ -99,6 +108,66 @@ fn measured<E: Engine>(
     let mut f = run_one(&mut e, scene, steps)?;
     f.heap = Some((built, heap::live().saturating_sub(start)));
     Ok(f)
+}
+
+/// Builds both engines, runs them in turns of `block` steps (0: one whole run after the
+/// other) and fills in each one's heap figures (bytes held once built, and after the
+/// run: what dropping it frees).
+fn measured_pair(
+    scene: &Scene,
+    budget: Budget,
+    steps: usize,
+    block: usize,
+) -> Result<(measure::Figures, measure::Figures), CompareError> {
+    if block == 0 {
+        return Ok((
+            measured(|| ThudEngine::new(scene), scene, steps)?,
+            measured(|| RapierEngine::new(scene, budget), scene, steps)?,
+        ));
+    }
+    let start = heap::live();
+    let mut thud = ThudEngine::new(scene)?;
+    let thud_built = heap::live().saturating_sub(start);
+    let start = heap::live();
+    let mut rapier = RapierEngine::new(scene, budget)?;
+    let rapier_built = heap::live().saturating_sub(start);
+    let (mut t, mut r) = {
+        let mut runs = [
+            measure::Run::new(&mut thud, scene, steps),
+            measure::Run::new(&mut rapier, scene, steps),
+        ];
+        let live = std::io::stderr().is_terminal();
+        while runs[0].done() < steps {
+            let n = block.min(steps - runs[0].done());
+            for run in &mut runs {
+                run.steps(n)?;
+            }
+            if live {
+                eprint!("\r  {:<16} step {:>5}/{steps}", scene.name, runs[0].done());
+                let _ = std::io::stderr().flush();
+            }
+        }
+        if live {
+            eprint!("\r");
+        }
+        let [a, b] = runs;
+        (a.finish()?, b.finish()?)
+    };
+    for f in [&t, &r] {
+        eprintln!(
+            "  {:<16} {:<6} {steps} steps, median {:.2} ms, p90 {:.2} ms",
+            scene.name, f.engine, f.median_ms, f.p90_ms
+        );
+    }
+    let held = heap::live();
+    drop(thud);
+    let thud_after = held.saturating_sub(heap::live());
+    let held = heap::live();
+    drop(rapier);
+    let rapier_after = held.saturating_sub(heap::live());
+    t.heap = Some((thud_built, thud_after));
+    r.heap = Some((rapier_built, rapier_after));
+    Ok((t, r))
 }
 
 /// The scenes named by `--scenes`.
@@ -185,8 +254,9 @@ fn run(args: &Args) -> Result<(), CompareError> {
         };
         let (mut thud, mut rapier) = (Vec::new(), Vec::new());
         for _ in 0..args.repeat {
-            thud.push(measured(|| ThudEngine::new(scene), scene, steps)?);
-            rapier.push(measured(|| RapierEngine::new(scene, budget), scene, steps)?);
+            let (t, r) = measured_pair(scene, budget, steps, args.block)?;
+            thud.push(t);
+            rapier.push(r);
         }
         rows.push(Row {
             scene: scene.name.clone(),
@@ -211,13 +281,14 @@ fn run(args: &Args) -> Result<(), CompareError> {
          thud on {} thread(s), Rapier on one{}",
         if args.matched { ", matched budget" } else { "" },
         args.threads,
-        if args.repeat > 1 {
-            format!(
-                "; step times: each engine's fastest of {} runs, taking turns",
-                args.repeat
-            )
-        } else {
-            String::new()
+        match (args.block, args.repeat) {
+            (0, 1) => String::new(),
+            (0, n) => format!("; step times: each engine's fastest of {n} runs, taking turns"),
+            (b, 1) => format!("; the engines take turns every {b} steps"),
+            (b, n) => format!(
+                "; the engines take turns every {b} steps; step times: each engine's \
+                 fastest of {n} runs"
+            ),
         }
     );
     println!("{}", table::markdown(&rows, &heading));
@@ -234,6 +305,7 @@ fn run(args: &Args) -> Result<(), CompareError> {
             "seconds": args.seconds,
             "thud_threads": args.threads,
             "repeat": args.repeat,
+            "block": args.block,
         });
         let text = serde_json::to_string_pretty(&table::json(&rows, settings))
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));

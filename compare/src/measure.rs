@@ -82,6 +82,98 @@ fn placed(scene: &Scene, states: &[BodyState]) -> Result<Vec<PlacedShape>, Compa
     Ok(out)
 }
 
+/// One engine's run through one scene, taken a few steps at a time (so two engines can
+/// take turns, [`Run::steps`]) and then measured ([`Run::finish`]).
+pub struct Run<'a> {
+    engine: &'a mut dyn Engine,
+    scene: &'a Scene,
+    states: Vec<BodyState>,
+    energy_tracker: EnergyTracker,
+    times: Vec<f64>,
+}
+
+impl<'a> Run<'a> {
+    /// Starts a run of `engine` (built from `scene`) of up to `steps` steps.
+    pub fn new(engine: &'a mut dyn Engine, scene: &'a Scene, steps: usize) -> Self {
+        let mut states = Vec::with_capacity(scene.bodies.len());
+        engine.states(&mut states);
+        let energy_tracker = EnergyTracker::new(energy(&states, scene.settings.gravity));
+        Run {
+            engine,
+            scene,
+            states,
+            energy_tracker,
+            times: Vec::with_capacity(steps),
+        }
+    }
+
+    /// `n` more steps, each timed alone.
+    pub fn steps(&mut self, n: usize) -> Result<(), CompareError> {
+        let g = self.scene.settings.gravity;
+        for _ in 0..n {
+            let t = Instant::now();
+            self.engine.step()?;
+            self.times.push(t.elapsed().as_secs_f64() * 1e3);
+            self.engine.states(&mut self.states);
+            self.energy_tracker.record(energy(&self.states, g));
+        }
+        Ok(())
+    }
+
+    /// Steps done so far.
+    pub fn done(&self) -> usize {
+        self.times.len()
+    }
+
+    /// The figures of the steps done.
+    pub fn finish(self) -> Result<Figures, CompareError> {
+        let Run {
+            engine,
+            scene,
+            states,
+            energy_tracker,
+            times,
+        } = self;
+        let steps = times.len();
+        let timed = times.get(1..).unwrap_or(&[]);
+
+        let (drift_m, sag_m) = if scene.resting {
+            let d = drift(
+                scene
+                    .bodies
+                    .iter()
+                    .zip(&states)
+                    .filter(|(_, s)| s.dynamic)
+                    .map(|(def, s)| (def.position, s.position)),
+            );
+            let s =
+                ideal_top(scene).and_then(|(i, y)| states.get(i).map(|st| sag(y, st.position.y)));
+            (Some(d), s)
+        } else {
+            (None, None)
+        };
+        let (pen, _) = max_penetration(&placed(scene, &states)?);
+        let still_moving = states
+            .iter()
+            .filter(|s| s.dynamic && s.linear_velocity.length() > STILL_MOVING_SPEED)
+            .count();
+        Ok(Figures {
+            engine: engine.name(),
+            steps,
+            median_ms: percentile(timed, 0.5),
+            p90_ms: percentile(timed, 0.9),
+            drift: drift_m,
+            sag: sag_m,
+            max_penetration: pen,
+            still_moving,
+            energy_rise: energy_tracker.rise,
+            energy_rebound: energy_tracker.rebound,
+            contact_points: engine.contact_points(),
+            heap: None,
+        })
+    }
+}
+
 /// Runs `steps` steps of `engine` (built from `scene`) and takes the figures;
 /// `progress(done)` is called every few steps.
 pub fn run(
@@ -90,55 +182,11 @@ pub fn run(
     steps: usize,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Figures, CompareError> {
-    let g = scene.settings.gravity;
-    let mut states = Vec::with_capacity(scene.bodies.len());
-    engine.states(&mut states);
-    let mut energy_tracker = EnergyTracker::new(energy(&states, g));
-    let mut times = Vec::with_capacity(steps);
+    let mut run = Run::new(engine, scene, steps);
     let every = (steps / 20).max(1);
-    for k in 0..steps {
-        let t = Instant::now();
-        engine.step()?;
-        times.push(t.elapsed().as_secs_f64() * 1e3);
-        engine.states(&mut states);
-        energy_tracker.record(energy(&states, g));
-        if (k + 1) % every == 0 || k + 1 == steps {
-            progress(k + 1);
-        }
+    while run.done() < steps {
+        run.steps(every.min(steps - run.done()))?;
+        progress(run.done());
     }
-    let timed = times.get(1..).unwrap_or(&[]);
-
-    let (drift_m, sag_m) = if scene.resting {
-        let d = drift(
-            scene
-                .bodies
-                .iter()
-                .zip(&states)
-                .filter(|(_, s)| s.dynamic)
-                .map(|(def, s)| (def.position, s.position)),
-        );
-        let s = ideal_top(scene).and_then(|(i, y)| states.get(i).map(|st| sag(y, st.position.y)));
-        (Some(d), s)
-    } else {
-        (None, None)
-    };
-    let (pen, _) = max_penetration(&placed(scene, &states)?);
-    let still_moving = states
-        .iter()
-        .filter(|s| s.dynamic && s.linear_velocity.length() > STILL_MOVING_SPEED)
-        .count();
-    Ok(Figures {
-        engine: engine.name(),
-        steps,
-        median_ms: percentile(timed, 0.5),
-        p90_ms: percentile(timed, 0.9),
-        drift: drift_m,
-        sag: sag_m,
-        max_penetration: pen,
-        still_moving,
-        energy_rise: energy_tracker.rise,
-        energy_rebound: energy_tracker.rebound,
-        contact_points: engine.contact_points(),
-        heap: None,
-    })
+    run.finish()
 }
