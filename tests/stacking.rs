@@ -131,11 +131,32 @@ fn pyramid_20_stands() {
 /// per step let it lean over by 10 s (drift 582 mm, 75 boxes moving).
 #[test]
 fn pyramid_40_stands() {
-    let m = measure("pyramid_40");
-    assert!(m.drift < 0.02, "drift {} mm ≥ 20 mm", m.drift * 1e3);
-    assert!(m.sag < 0.03, "sag {} mm ≥ 30 mm", m.sag * 1e3);
+    assert_pyramid_40_within(Settings::without_sleeping(), 0.02, 0.03);
+}
+
+/// `pyramid_40` after 10 s with `settings`: drift and sag below the given metres, no
+/// energy rise, nothing moving.
+fn assert_pyramid_40_within(settings: Settings, drift: f32, sag: f32) {
+    let m = measure_with("pyramid_40", settings);
+    assert!(
+        m.drift < drift,
+        "drift {} mm ≥ {} mm",
+        m.drift * 1e3,
+        drift * 1e3
+    );
+    assert!(m.sag < sag, "sag {} mm ≥ {} mm", m.sag * 1e3, sag * 1e3);
     assert!(m.energy_rise <= 1e-3, "energy rose by {} J", m.energy_rise);
     assert_eq!(m.still_moving, 0, "bodies still moving");
+}
+
+/// The state hash of `pyramid_20` after 60 steps with `settings`.
+fn pyramid_20_hash_after_1_s(settings: Settings) -> u64 {
+    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
+    let (mut world, handles) = scene_world::world(&scene, settings);
+    for _ in 0..60 {
+        world.step().expect("step");
+    }
+    scene_world::state_hash(&world, &handles)
 }
 
 /// `Settings::substep_iterations`: two sweeps in the solve substeps after the first (9 a
@@ -150,20 +171,8 @@ fn fewer_sweeps_in_later_substeps_still_stand() {
         ..Settings::without_sleeping()
     };
     assert_metrics_stand("pyramid_20", &measure_with("pyramid_20", fewer.clone()));
-    let m = measure_with("pyramid_40", fewer);
-    assert!(m.drift < 0.03, "drift {} mm ≥ 30 mm", m.drift * 1e3);
-    assert!(m.sag < 0.03, "sag {} mm ≥ 30 mm", m.sag * 1e3);
-    assert!(m.energy_rise <= 1e-3, "energy rose by {} J", m.energy_rise);
-    assert_eq!(m.still_moving, 0, "bodies still moving");
-
-    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
-    let hash = |settings: Settings| {
-        let (mut world, handles) = scene_world::world(&scene, settings);
-        for _ in 0..60 {
-            world.step().expect("step");
-        }
-        scene_world::state_hash(&world, &handles)
-    };
+    assert_pyramid_40_within(fewer, 0.03, 0.03);
+    let hash = pyramid_20_hash_after_1_s;
     let same = Settings {
         substep_iterations: Some(3),
         ..Settings::without_sleeping()
@@ -186,20 +195,10 @@ fn friction_in_every_sweep_stands() {
         ..Settings::without_sleeping()
     };
     assert_metrics_stand("pyramid_20", &measure_with("pyramid_20", every.clone()));
-    let m = measure_with("pyramid_40", every.clone());
-    assert!(m.drift < 0.01, "drift {} mm ≥ 10 mm", m.drift * 1e3);
-    assert!(m.sag < 0.02, "sag {} mm ≥ 20 mm", m.sag * 1e3);
-    assert!(m.energy_rise <= 1e-3, "energy rose by {} J", m.energy_rise);
-    assert_eq!(m.still_moving, 0, "bodies still moving");
-    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
-    let hash = |settings: Settings| {
-        let (mut world, handles) = scene_world::world(&scene, settings);
-        for _ in 0..60 {
-            world.step().expect("step");
-        }
-        scene_world::state_hash(&world, &handles)
-    };
+    assert_pyramid_40_within(every.clone(), 0.01, 0.02);
+    let hash = pyramid_20_hash_after_1_s;
     assert_ne!(hash(every.clone()), hash(Settings::without_sleeping()));
+    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
     // The step counts the row updates its sweeps did: at the default stride the middle
     // one of each solve substep's three sweeps updates the normal rows alone.
     let updates = |settings: Settings| {
