@@ -77,7 +77,8 @@ pub struct Settings {
     /// later substeps start from the λ of the one before, over the same contacts, so
     /// they converge from a closer start: 3 then 2 (9 sweeps a step instead of 12) is
     /// about 10 % faster on `pyramid_40` and still stands every standard scene, with
-    /// drift 16.2 instead of 4.7 mm on `pyramid_40` (Rapier: 45.6 mm; `docs/dynamics.md`).
+    /// drift 17.9 instead of 7.7 mm on `pyramid_40` after 10 s (Rapier: 45.6 mm;
+    /// `docs/dynamics.md`).
     pub substep_iterations: Option<u32>,
     /// Which sweeps of a solve run the friction rows: the first, every
     /// `friction_stride`-th after it and the last; the sweeps between run only the
