@@ -1,8 +1,10 @@
 //! Step time of every standard scene (`shared/scenes.md`, built by `thud_scene::standard`)
 //! at default settings, sleeping off, on a one-thread rayon pool; the big scenes again on
 //! two threads (`_2t`) and with `SweepOrder::Colored`; `pyramid_100` at 8 sweeps a solve
-//! on one and two threads (`_8sweeps`, where the sweeps split over the pool); and the
-//! cost of one PGS row update.
+//! on one and two threads (`_8sweeps`, where the sweeps split over the pool);
+//! `pyramid_40` and `pyramid3d_10` with friction rows in every sweep
+//! (`_friction_every_sweep`, `Settings::friction_stride = 1`); and the cost of one PGS
+//! row update.
 //!
 //! `cargo bench --bench step -- --warm-up-time 1 --measurement-time 3`
 //!
@@ -19,13 +21,32 @@ use std::time::Instant;
 use criterion::{Criterion, criterion_group, criterion_main};
 use thud_dynamics::{Settings, Stage, SweepOrder, World};
 
-fn settled(name: &str, order: SweepOrder, sweeps: Option<u32>) -> World {
+/// How a run's settings differ from `Settings::without_sleeping()`.
+#[derive(Clone, Copy)]
+enum Variant {
+    Defaults,
+    Colored,
+    Sweeps(u32),
+    FrictionEverySweep,
+}
+
+fn settled(name: &str, variant: Variant) -> World {
     let scene = thud_scene::standard(name).expect("standard scene");
     let defaults = Settings::without_sleeping();
-    let settings = Settings {
-        sweep_order: order,
-        iterations: sweeps.unwrap_or(defaults.iterations),
-        ..defaults
+    let settings = match variant {
+        Variant::Defaults => defaults,
+        Variant::Colored => Settings {
+            sweep_order: SweepOrder::Colored,
+            ..defaults
+        },
+        Variant::Sweeps(n) => Settings {
+            iterations: n,
+            ..defaults
+        },
+        Variant::FrictionEverySweep => Settings {
+            friction_stride: 1,
+            ..defaults
+        },
     };
     let (mut world, _) = scene_world::world(&scene, settings);
     for _ in 0..60 {
@@ -47,22 +68,24 @@ fn step_time(c: &mut Criterion) {
         })
         .collect();
     let big = ["pyramid_40", "pyramid_100", "pyramid3d_10", "pile_1000"];
-    let seq = SweepOrder::Sequential;
     let runs = thud_scene::STANDARD_NAMES
         .iter()
-        .map(|&n| (n, seq, None, 0, n.to_string()))
-        .chain(big.map(|n| (n, seq, None, 1, format!("{n}_2t"))))
+        .map(|&n| (n, Variant::Defaults, 0, n.to_string()))
+        .chain(big.map(|n| (n, Variant::Defaults, 1, format!("{n}_2t"))))
         .chain(
-            ["pyramid_40", "pile_1000"]
-                .map(|n| (n, SweepOrder::Colored, None, 0, format!("{n}_colored"))),
+            ["pyramid_40", "pile_1000"].map(|n| (n, Variant::Colored, 0, format!("{n}_colored"))),
         )
         .chain([0, 1].map(|pool| {
             let label = ["pyramid_100_8sweeps", "pyramid_100_8sweeps_2t"][pool];
-            ("pyramid_100", seq, Some(8), pool, label.to_string())
+            ("pyramid_100", Variant::Sweeps(8), pool, label.to_string())
+        }))
+        .chain(["pyramid_40", "pyramid3d_10"].map(|n| {
+            let label = format!("{n}_friction_every_sweep");
+            (n, Variant::FrictionEverySweep, 0, label)
         }));
-    for (name, order, sweeps, pool, label) in runs {
+    for (name, variant, pool, label) in runs {
         let pool = &pools[pool];
-        let mut world = pool.install(|| settled(name, order, sweeps));
+        let mut world = pool.install(|| settled(name, variant));
         // Every step runs on the pool (its thread count decides the parallel paths).
         group.bench_function(&label, |b| {
             b.iter_custom(|iters| {
