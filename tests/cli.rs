@@ -243,6 +243,9 @@ fn bad_options_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     let o = thud(&["run", "incline", "--every", "0"]);
     assert_eq!(o.status.code(), Some(2));
+    let o = thud(&["run", "incline", "--friction-stride", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("--friction-stride"), "{:?}", text(&o));
     let o = thud(&["frobnicate"]);
     assert_eq!(o.status.code(), Some(2));
 }
