@@ -623,8 +623,13 @@ pub(crate) struct WideContacts {
     /// Scratch of the wavefront: the last unit touching each body; tiles done per sweep.
     last_unit: Vec<u32>,
     done: Vec<u32>,
+    /// Whether unit `u` shares no movable body with unit `u + 1`: a sweep without
+    /// friction rows may then run the two side by side (`PairKernel::solve_couple`).
+    apart: Vec<bool>,
     /// Sweep in plain order, one sweep after the other (tests compare the two).
     no_wavefront: bool,
+    /// Never run two units side by side (the test that compares the two).
+    no_couples: bool,
     /// At most this many parts for the multi-threaded sweeps instead of the machine's
     /// cores (tests that run more parts than the machine has cores).
     max_parts: Option<usize>,
@@ -1562,8 +1567,24 @@ impl WideContacts {
     ) {
         let kernel = self.pairs;
         let (first, n) = (range.start, range.len());
-        for i in 0..n {
-            let unit = self.units[if back { first + n - 1 - i } else { first + i }];
+        let couples = pairs && self.shared && !friction && !back && last.is_none();
+        let mut i = 0;
+        while i < n {
+            let u = if back { first + n - 1 - i } else { first + i };
+            i += 1;
+            if couples && i < n && !self.no_couples && self.couple(u) {
+                // Two units that share no movable body, side by side: each one's
+                // updates are its own kernel's, so the bits are the same.
+                let [a, b] = [self.units[u], self.units[u + 1]]
+                    .map(|[g0, g1]| [&self.groups[g0 as usize], &self.groups[g1 as usize]]);
+                let len = a[0].slots().len();
+                let (sa, sb) = (a[0].slots().start, b[0].slots().start);
+                let [pa, pb] = two_mut(&mut self.slots, sa..sa + len, sb..sb + len);
+                kernel.solve_couple([a, b], [pa, pb], dv);
+                i += 1;
+                continue;
+            }
+            let unit = self.units[u];
             let [g0, g1] = unit;
             let g = &self.groups[g0 as usize];
             let h = self.groups.get(g1 as usize);
@@ -1609,6 +1630,19 @@ impl WideContacts {
     /// every sweep (`Settings::friction_stride` is for the lanes): they are the islands
     /// the exact mode checks, whose PGS answer decides whether the dense solve runs, and
     /// what the colouring could not place.
+    /// Whether units `u` and `u + 1` can run side by side in a sweep without friction
+    /// rows: they share no movable body, and both are pairs of groups of one length.
+    fn couple(&self, u: usize) -> bool {
+        if !self.apart.get(u).copied().unwrap_or(false) {
+            return false;
+        }
+        let len = |unit: [u32; 2]| {
+            let [g0, g1] = unit.map(|g| self.groups.get(g as usize).map(|g| g.slots().len()));
+            g0.filter(|_| g0 == g1)
+        };
+        matches!((len(self.units[u]), len(self.units[u + 1])), (Some(a), Some(b)) if a == b)
+    }
+
     fn overflow(&self, store: &mut ContactStore, dv: &mut [Velocity], omega: f32, back: bool) {
         let of = &self.coloring.overflow;
         for k in 0..of.len() {
@@ -1735,6 +1769,18 @@ impl WideContacts {
 
     /// The wavefront's tiles: `reach` of each tile of [`TILE`] units in sweep order.
     fn plan_wavefront(&mut self) {
+        // Each unit against the next: body lists of at most sixteen entries.
+        self.apart.clear();
+        let groups = &self.groups;
+        let bodies = |u: [u32; 2]| {
+            u.into_iter()
+                .filter_map(|g| groups.get(g as usize))
+                .flat_map(|g| g.movable_bodies())
+        };
+        for w in self.units.windows(2) {
+            let apart = bodies(w[0]).all(|x| bodies(w[1]).all(|y| x != y));
+            self.apart.push(apart);
+        }
         self.reach.clear();
         let bodies = self
             .groups
@@ -2324,6 +2370,50 @@ mod tests {
         assert!(early > 0, "no tile lets the next sweep start early");
         assert!(plain.iter().any(|&b| f32::from_bits(b) > 0.1));
         assert_eq!(wave, plain);
+    }
+
+    #[test]
+    fn units_side_by_side_give_the_single_units_bits() {
+        // Sixteen stacks: four groups a level, two pair units, which share no body.
+        // Sweeps without friction rows (the middle of three) run such units side by
+        // side (`PairKernel::solve_couple`); the same solves one unit at a time.
+        let run = |no_couples: bool| {
+            let (mut bodies, mut store) = crate::parallel::tests::stacks(16, 12);
+            let mut wide = WideContacts {
+                no_couples,
+                ..WideContacts::default()
+            };
+            let params = BuildParams::for_tests(1.0 / 60.0);
+            wide.pack(&store, &bodies, SweepOrder::Sequential, 3, &params, None);
+            let couples = (0..wide.units.len().saturating_sub(1))
+                .filter(|&u| wide.couple(u))
+                .count();
+            wide.warm_start(&mut bodies.dv);
+            for _ in 0..3 {
+                let last = LastSweep {
+                    split: Some(&mut bodies.pseudo[..]),
+                    sum: true,
+                    write: None,
+                };
+                wide.solve(
+                    &mut store,
+                    &mut [],
+                    &mut bodies.dv,
+                    (3, 2),
+                    1.0,
+                    false,
+                    last,
+                );
+            }
+            (state_bits(&wide, &bodies), couples)
+        };
+        let (side_by_side, couples) = run(false);
+        let (single, _) = run(true);
+        if PairKernel::detect().pairs() {
+            assert!(couples > 0, "no two units to run side by side");
+        }
+        assert!(single.iter().any(|&b| f32::from_bits(b) > 0.1));
+        assert_eq!(side_by_side, single);
     }
 
     /// Two boxes side by side on the ground, each with four corner contacts, and a

@@ -43,6 +43,16 @@
 //!
 //! The substep refresh of such a pair runs as one kernel as well ([`PairKernel::refresh`]).
 //!
+//! A sweep without friction rows (`Settings::friction_stride`) is the other way round:
+//! a point's normal row alone is a short computation on a long chain (the bodies'
+//! angular `dV` → `J̃·dV` → clamp → impulse → the next point), so there two pair units
+//! that share no movable body — consecutive in the sweep order, both even and as long
+//! as each other — run side by side, point `k` of one then point `k` of the other
+//! ([`PairKernel::solve_couple`]): two chains to overlap, each unit's operations its
+//! own kernel's, so the same bits (`tests::units_side_by_side_give_the_single_units_bits`
+//! in `wide.rs`). In a sweep with friction rows two units side by side were slower (their
+//! state does not fit the registers; `docs/performance.md`).
+//!
 //! [`PairKernel::run`] compiles other passes (the serial sweep around the pairs, the
 //! builds and refreshes of the other groups) for the same instruction set: the same
 //! operations with three-operand encodings and, with AVX-512, 32 registers.
@@ -177,6 +187,38 @@ impl PairKernel {
         }
     }
 
+    /// Two pair units (each as [`solve`](Self::solve) takes them) that share no movable
+    /// body, in a forward sweep without friction rows, side by side: the two units'
+    /// dependency chains overlap, and each unit's operations are its own `solve`'s, in
+    /// the same order, so the bits are the same. Each unit's groups have as many wide
+    /// points, and both units as many.
+    pub(crate) fn solve_couple<V: Velocities + ?Sized>(
+        self,
+        units: [[&Group; 2]; 2],
+        slots: [&mut [WideSlot]; 2],
+        dv: &mut V,
+    ) {
+        debug_assert!(
+            units
+                .iter()
+                .all(|g| g[0].slots().len() == g[1].slots().len())
+        );
+        debug_assert_eq!(slots[0].len(), slots[1].len());
+        match self.0 {
+            // SAFETY: `detect` found the kernel's features on this CPU.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { solve_couple_avx512(units, slots, dv) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx => unsafe { solve_couple_avx(units, slots, dv) },
+            Isa::None => {
+                let [s0, s1] = slots;
+                self.solve(units[0], s0, dv, false, false);
+                self.solve(units[1], s1, dv, false, false);
+            }
+        }
+    }
+
     /// The solve-substep refresh of two groups that share their `slots` (`g[0]` in half
     /// 0, `g[1]` in half 1) and have as many wide points each, with their `side` data:
     /// `wide::refresh_group` of each, with the same bits, eight lanes at a time.
@@ -255,8 +297,8 @@ impl PairKernel {
 
 #[cfg(target_arch = "x86_64")]
 use kernel::{
-    build_pair_avx, build_pair_avx512, refresh_pair_avx, refresh_pair_avx512, solve_pair_avx,
-    solve_pair_avx512,
+    build_pair_avx, build_pair_avx512, refresh_pair_avx, refresh_pair_avx512, solve_couple_avx,
+    solve_couple_avx512, solve_pair_avx, solve_pair_avx512,
 };
 
 /// The eight-lane types and the kernel (x86-64).
@@ -1032,4 +1074,82 @@ mod kernel {
 
     pair_kernel!(solve_pair_avx, "avx");
     pair_kernel!(solve_pair_avx512, "avx512vl");
+
+    /// Two pair units side by side in a sweep without friction rows (see
+    /// `PairKernel::solve_couple`): the pair kernel's setup, normal rows and finish for
+    /// each unit, point `k` of one then point `k` of the other.
+    macro_rules! couple_kernel {
+        ($name:ident, $feature:literal) => {
+            /// Two pair units side by side (see `PairKernel::solve_couple`).
+            ///
+            /// # Safety
+            ///
+            /// The CPU must have the kernel's features (`PairKernel::detect`).
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn $name<V: Velocities + ?Sized>(
+                units: [[&Group; 2]; 2],
+                slots: [&mut [WideSlot]; 2],
+                dv: &mut V,
+            ) {
+                // `$pair`'s setup of one unit: velocities, rows' directions, `w₀`.
+                macro_rules! setup {
+                    ($g:expr) => {{
+                        let g: [&Group; 2] = $g;
+                        let va = gather8!(&*dv, g[0].a, g[1].a);
+                        let vb = gather8!(&*dv, g[0].b, g[1].b);
+                        let ima = F8::join(g[0].inv_mass_a, g[1].inv_mass_a);
+                        let imb = F8::join(g[0].inv_mass_b, g[1].inv_mass_b);
+                        let (i0, i1) = (g[0].isotropic(), g[1].isotropic());
+                        let inv_i = (F8::join(i0.0, i1.0), F8::join(i0.1, i1.1));
+                        let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
+                        let dirs = [dir(0), dir(1), dir(2)];
+                        let rel = vb.lin.sub(va.lin);
+                        let w0 = [dirs[0].dot(rel), dirs[1].dot(rel), dirs[2].dot(rel)];
+                        (va, vb, inv_i, dirs, w0, ima.add(imb))
+                    }};
+                }
+                let (mut va0, mut vb0, inv_i0, dirs0, w00, m0) = setup!(units[0]);
+                let (mut va1, mut vb1, inv_i1, dirs1, w01, m1) = setup!(units[1]);
+                let (mut w_0, mut w_1) = (w00, w01);
+                let zero = F8::splat(0.0);
+                // The pair kernel's normal row alone (`wide::new_normal_only_lambda`).
+                macro_rules! normal {
+                    ($s:expr, $inv_i:expr, $va:ident, $vb:ident, $w:ident, $m:expr) => {{
+                        let s: &mut WideSlot = $s;
+                        let rn = Row8::load(&s.rows[0], $inv_i);
+                        let vn = rn.velocity($w[0], &$va, &$vb);
+                        let nn = rn.unclamped(vn).max(zero);
+                        let en = nn.sub(rn.lambda);
+                        rn.apply(en, &mut $va, &mut $vb);
+                        $w[0] = $w[0].add(en.mul($m));
+                        nn.store(&mut s.rows[0].lambda);
+                    }};
+                }
+                let [s0, s1] = slots;
+                for (p0, p1) in s0.iter_mut().zip(s1.iter_mut()) {
+                    normal!(p0, inv_i0, va0, vb0, w_0, m0);
+                    normal!(p1, inv_i1, va1, vb1, w_1, m1);
+                }
+                // `$pair`'s finish: the linear velocities from the basis, the scatter.
+                macro_rules! finish {
+                    ($g:expr, $va:ident, $vb:ident, $dirs:expr, $w0:expr, $w:expr) => {{
+                        let g: [&Group; 2] = $g;
+                        let ([dn, d1, d2], w0, w) = ($dirs, $w0, $w);
+                        let dw = [w[0].sub(w0[0]), w[1].sub(w0[1]), w[2].sub(w0[2])];
+                        let rel = dn.scale(dw[0]).add(d1.scale(dw[1])).add(d2.scale(dw[2]));
+                        $va.lin = $va.lin.sub(rel.scale(F8::join(g[0].share_a, g[1].share_a)));
+                        $vb.lin = $vb.lin.add(rel.scale(F8::join(g[0].share_b, g[1].share_b)));
+                        let movable = [g[0].movable(), g[1].movable()];
+                        scatter8!(&mut *dv, [g[0].a, g[1].a], movable, &$va);
+                        scatter8!(&mut *dv, [g[0].b, g[1].b], movable.map(|m| m >> 4), &$vb);
+                    }};
+                }
+                finish!(units[0], va0, vb0, dirs0, w00, w_0);
+                finish!(units[1], va1, vb1, dirs1, w01, w_1);
+            }
+        };
+    }
+
+    couple_kernel!(solve_couple_avx, "avx");
+    couple_kernel!(solve_couple_avx512, "avx512vl");
 }
