@@ -85,7 +85,7 @@ pub struct Settings {
     /// normal rows (≥ 1; 1: every sweep). Manifolds swept from the scalar rows (the
     /// exact mode's islands, the colouring's overflow) run them in every sweep. At 2
     /// the middle one of each solve substep's three sweeps runs the normal rows alone,
-    /// at about two thirds of a full sweep's cost: `pyramid_40` steps about 7 % faster
+    /// at about two thirds of a full sweep's cost: `pyramid_40` steps about 5–6 % faster
     /// than at 1, with drift 7.7 instead of 5.2 mm after 10 s and 25 instead of 11 mm
     /// after 20 s (Rapier: 45.6 and 47.8 mm; `docs/dynamics.md`).
     pub friction_stride: u32,
