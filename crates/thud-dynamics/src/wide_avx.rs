@@ -685,6 +685,60 @@ mod kernel {
         }
     }
 
+    /// A pair unit's start in the sweep kernels: both groups' bodies' `dV`, the isotropic
+    /// inverse inertias, the rows' directions, `w₀` (the lanes' relative linear velocity
+    /// in the manifold's basis, `wide::basis_velocity`), `1/m_a + 1/m_b` and the friction
+    /// coefficients.
+    macro_rules! unit_start {
+        ($dv:expr, $g:expr) => {{
+            let g: [&Group; 2] = $g;
+            let va = gather8!(&*$dv, g[0].a, g[1].a);
+            let vb = gather8!(&*$dv, g[0].b, g[1].b);
+            let ima = F8::join(g[0].inv_mass_a, g[1].inv_mass_a);
+            let imb = F8::join(g[0].inv_mass_b, g[1].inv_mass_b);
+            let friction = F8::join(g[0].friction(), g[1].friction());
+            let (i0, i1) = (g[0].isotropic(), g[1].isotropic());
+            let inv_i = (F8::join(i0.0, i1.0), F8::join(i0.1, i1.1));
+            // The rows' directions, joined once for all the points.
+            let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
+            let dirs = [dir(0), dir(1), dir(2)];
+            let rel = vb.lin.sub(va.lin);
+            let w0 = [dirs[0].dot(rel), dirs[1].dot(rel), dirs[2].dot(rel)];
+            (va, vb, inv_i, dirs, w0, ima.add(imb), friction)
+        }};
+    }
+
+    /// A point's normal row alone, on `dV` as it is (`wide::new_normal_only_lambda`): a
+    /// sweep without friction rows.
+    macro_rules! normal_only {
+        ($s:expr, $inv_i:expr, $va:ident, $vb:ident, $w:ident, $m:expr) => {{
+            let s: &mut WideSlot = $s;
+            let rn = Row8::load(&s.rows[0], $inv_i);
+            let vn = rn.velocity($w[0], &$va, &$vb);
+            let nn = rn.unclamped(vn).max(F8::splat(0.0));
+            let en = nn.sub(rn.lambda);
+            rn.apply(en, &mut $va, &mut $vb);
+            $w[0] = $w[0].add(en.mul($m));
+            nn.store(&mut s.rows[0].lambda);
+        }};
+    }
+
+    /// A pair unit's end: the change of `w` back to the bodies' linear velocities in
+    /// proportion to their inverse masses, then the scatter of the movable lanes.
+    macro_rules! unit_finish {
+        ($dv:expr, $g:expr, $va:ident, $vb:ident, $dirs:expr, $w0:expr, $w:expr) => {{
+            let g: [&Group; 2] = $g;
+            let ([dn, d1, d2], w0, w) = ($dirs, $w0, $w);
+            let dw = [w[0].sub(w0[0]), w[1].sub(w0[1]), w[2].sub(w0[2])];
+            let rel = dn.scale(dw[0]).add(d1.scale(dw[1])).add(d2.scale(dw[2]));
+            $va.lin = $va.lin.sub(rel.scale(F8::join(g[0].share_a, g[1].share_a)));
+            $vb.lin = $vb.lin.add(rel.scale(F8::join(g[0].share_b, g[1].share_b)));
+            let movable = [g[0].movable(), g[1].movable()];
+            scatter8!(&mut *$dv, [g[0].a, g[1].a], movable, &$va);
+            scatter8!(&mut *$dv, [g[0].b, g[1].b], movable.map(|m| m >> 4), &$vb);
+        }};
+    }
+
     /// The kernel, compiled once per instruction set: `$name` for `$feature`.
     macro_rules! pair_kernel {
         ($name:ident, $feature:literal) => {
@@ -701,36 +755,15 @@ mod kernel {
                 dv: &mut V,
                 back: bool,
             ) {
-                let mut va = gather8!(&*dv, g[0].a, g[1].a);
-                let mut vb = gather8!(&*dv, g[0].b, g[1].b);
-                let ima = F8::join(g[0].inv_mass_a, g[1].inv_mass_a);
-                let imb = F8::join(g[0].inv_mass_b, g[1].inv_mass_b);
-                let friction = F8::join(g[0].friction(), g[1].friction());
-                let (i0, i1) = (g[0].isotropic(), g[1].isotropic());
-                let inv_i = (F8::join(i0.0, i1.0), F8::join(i0.1, i1.1));
-                let zero = F8::splat(0.0);
-                // The rows' directions, joined once for all the points.
-                let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
-                let dirs = [dir(0), dir(1), dir(2)];
-                let [dn, d1, d2] = dirs;
-                let rel = vb.lin.sub(va.lin);
-                let w0 = [dn.dot(rel), d1.dot(rel), d2.dot(rel)];
+                let (mut va, mut vb, inv_i, dirs, w0, m, friction) = unit_start!(dv, g);
                 let mut w = w0;
-                let m = ima.add(imb);
+                let zero = F8::splat(0.0);
                 // One point `k` of both groups.
                 macro_rules! point {
                     ($k:expr) => {{
                         let s = &mut slots[$k];
                         if !FRICTION {
-                            // The normal row alone, on `dV` as it is
-                            // (`wide::new_normal_only_lambda`).
-                            let rn = Row8::load(&s.rows[0], inv_i);
-                            let vn = rn.velocity(w[0], &va, &vb);
-                            let nn = rn.unclamped(vn).max(zero);
-                            let en = nn.sub(rn.lambda);
-                            rn.apply(en, &mut va, &mut vb);
-                            w[0] = w[0].add(en.mul(m));
-                            nn.store(&mut s.rows[0].lambda);
+                            normal_only!(s, inv_i, va, vb, w, m);
                             continue;
                         }
                         // The friction rows from the same `dV`, bounded by ±μλₙ (`pgs::solve_manifold`).
@@ -804,13 +837,7 @@ mod kernel {
                         point!(k);
                     }
                 }
-                let dw = [w[0].sub(w0[0]), w[1].sub(w0[1]), w[2].sub(w0[2])];
-                let rel = dn.scale(dw[0]).add(d1.scale(dw[1])).add(d2.scale(dw[2]));
-                va.lin = va.lin.sub(rel.scale(F8::join(g[0].share_a, g[1].share_a)));
-                vb.lin = vb.lin.add(rel.scale(F8::join(g[0].share_b, g[1].share_b)));
-                let movable = [g[0].movable(), g[1].movable()];
-                scatter8!(&mut *dv, [g[0].a, g[1].a], movable, &va);
-                scatter8!(&mut *dv, [g[0].b, g[1].b], movable.map(|m| m >> 4), &vb);
+                unit_finish!(dv, g, va, vb, dirs, w0, w);
             }
         };
     }
@@ -1091,61 +1118,16 @@ mod kernel {
                 slots: [&mut [WideSlot]; 2],
                 dv: &mut V,
             ) {
-                // `$pair`'s setup of one unit: velocities, rows' directions, `w₀`.
-                macro_rules! setup {
-                    ($g:expr) => {{
-                        let g: [&Group; 2] = $g;
-                        let va = gather8!(&*dv, g[0].a, g[1].a);
-                        let vb = gather8!(&*dv, g[0].b, g[1].b);
-                        let ima = F8::join(g[0].inv_mass_a, g[1].inv_mass_a);
-                        let imb = F8::join(g[0].inv_mass_b, g[1].inv_mass_b);
-                        let (i0, i1) = (g[0].isotropic(), g[1].isotropic());
-                        let inv_i = (F8::join(i0.0, i1.0), F8::join(i0.1, i1.1));
-                        let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
-                        let dirs = [dir(0), dir(1), dir(2)];
-                        let rel = vb.lin.sub(va.lin);
-                        let w0 = [dirs[0].dot(rel), dirs[1].dot(rel), dirs[2].dot(rel)];
-                        (va, vb, inv_i, dirs, w0, ima.add(imb))
-                    }};
-                }
-                let (mut va0, mut vb0, inv_i0, dirs0, w00, m0) = setup!(units[0]);
-                let (mut va1, mut vb1, inv_i1, dirs1, w01, m1) = setup!(units[1]);
+                let (mut va0, mut vb0, inv_i0, dirs0, w00, m0, _) = unit_start!(dv, units[0]);
+                let (mut va1, mut vb1, inv_i1, dirs1, w01, m1, _) = unit_start!(dv, units[1]);
                 let (mut w_0, mut w_1) = (w00, w01);
-                let zero = F8::splat(0.0);
-                // The pair kernel's normal row alone (`wide::new_normal_only_lambda`).
-                macro_rules! normal {
-                    ($s:expr, $inv_i:expr, $va:ident, $vb:ident, $w:ident, $m:expr) => {{
-                        let s: &mut WideSlot = $s;
-                        let rn = Row8::load(&s.rows[0], $inv_i);
-                        let vn = rn.velocity($w[0], &$va, &$vb);
-                        let nn = rn.unclamped(vn).max(zero);
-                        let en = nn.sub(rn.lambda);
-                        rn.apply(en, &mut $va, &mut $vb);
-                        $w[0] = $w[0].add(en.mul($m));
-                        nn.store(&mut s.rows[0].lambda);
-                    }};
-                }
                 let [s0, s1] = slots;
                 for (p0, p1) in s0.iter_mut().zip(s1.iter_mut()) {
-                    normal!(p0, inv_i0, va0, vb0, w_0, m0);
-                    normal!(p1, inv_i1, va1, vb1, w_1, m1);
+                    normal_only!(p0, inv_i0, va0, vb0, w_0, m0);
+                    normal_only!(p1, inv_i1, va1, vb1, w_1, m1);
                 }
-                // `$pair`'s finish: the linear velocities from the basis, the scatter.
-                macro_rules! finish {
-                    ($g:expr, $va:ident, $vb:ident, $dirs:expr, $w0:expr, $w:expr) => {{
-                        let g: [&Group; 2] = $g;
-                        let ([dn, d1, d2], w0, w) = ($dirs, $w0, $w);
-                        let dw = [w[0].sub(w0[0]), w[1].sub(w0[1]), w[2].sub(w0[2])];
-                        let rel = dn.scale(dw[0]).add(d1.scale(dw[1])).add(d2.scale(dw[2]));
-                        $va.lin = $va.lin.sub(rel.scale(F8::join(g[0].share_a, g[1].share_a)));
-                        $vb.lin = $vb.lin.add(rel.scale(F8::join(g[0].share_b, g[1].share_b)));
-                        let movable = [g[0].movable(), g[1].movable()];
-                        scatter8!(&mut *dv, [g[0].a, g[1].a], movable, &$va);
-                        scatter8!(&mut *dv, [g[0].b, g[1].b], movable.map(|m| m >> 4), &$vb);
-                    }};
-                }
-                finish!(units[0], va0, vb0, dirs0, w00, w_0);
-                finish!(units[1], va1, vb1, dirs1, w01, w_1);
+                unit_finish!(dv, units[0], va0, vb0, dirs0, w00, w_0);
+                unit_finish!(dv, units[1], va1, vb1, dirs1, w01, w_1);
             }
         };
     }
