@@ -2181,20 +2181,7 @@ mod tests {
                 true,
                 LastSweep::default(),
             );
-            let last = LastSweep {
-                split: Some(&mut bodies.pseudo[..]),
-                sum: true,
-                write: None,
-            };
-            wide.solve(
-                &mut store,
-                &mut [],
-                &mut bodies.dv,
-                (3, 2),
-                1.0,
-                false,
-                last,
-            );
+            solve_fused(&mut wide, &mut store, &mut bodies, (3, 2));
             let mut joints = crate::joint::rows::JointRows::default();
             wide.split_solve(&mut store, &mut joints, &mut bodies.pseudo, 2, true);
             let bits = state_bits(&wide, &bodies);
@@ -2299,6 +2286,22 @@ mod tests {
         }
     }
 
+    /// Gauss-Seidel `sweeps` (count, friction stride), the last one carrying the split
+    /// pass's first sweep and the impulse sums (`LastSweep`).
+    fn solve_fused(
+        wide: &mut WideContacts,
+        store: &mut ContactStore,
+        bodies: &mut SolverBodies,
+        sweeps: (u32, u32),
+    ) {
+        let last = LastSweep {
+            split: Some(&mut bodies.pseudo[..]),
+            sum: true,
+            write: None,
+        };
+        wide.solve(store, &mut [], &mut bodies.dv, sweeps, 1.0, false, last);
+    }
+
     /// Every bit a solve leaves: the bodies' `dV` and pseudo-velocities, each wide
     /// point's λ, the summed impulses and the split pass's λ.
     fn state_bits(wide: &WideContacts, bodies: &SolverBodies) -> Vec<u32> {
@@ -2337,20 +2340,7 @@ mod tests {
                 .filter(|&&r| (r as usize) + 1 < tiles)
                 .count();
             wide.warm_start(&mut bodies.dv);
-            let last = LastSweep {
-                split: Some(&mut bodies.pseudo[..]),
-                sum: true,
-                write: None,
-            };
-            wide.solve(
-                &mut store,
-                &mut [],
-                &mut bodies.dv,
-                (3, 2),
-                1.0,
-                false,
-                last,
-            );
+            solve_fused(&mut wide, &mut store, &mut bodies, (3, 2));
             let default = LastSweep::default();
             wide.solve(
                 &mut store,
@@ -2390,20 +2380,7 @@ mod tests {
                 .count();
             wide.warm_start(&mut bodies.dv);
             for _ in 0..3 {
-                let last = LastSweep {
-                    split: Some(&mut bodies.pseudo[..]),
-                    sum: true,
-                    write: None,
-                };
-                wide.solve(
-                    &mut store,
-                    &mut [],
-                    &mut bodies.dv,
-                    (3, 2),
-                    1.0,
-                    false,
-                    last,
-                );
+                solve_fused(&mut wide, &mut store, &mut bodies, (3, 2));
             }
             (state_bits(&wide, &bodies), couples)
         };
