@@ -3,8 +3,9 @@
 //! two threads (`_2t`) and with `SweepOrder::Colored`; `pyramid_100` at 8 sweeps a solve
 //! on one and two threads (`_8sweeps`, where the sweeps split over the pool);
 //! `pyramid_40` and `pyramid3d_10` with friction rows in every sweep
-//! (`_friction_every_sweep`, `Settings::friction_stride = 1`); and the cost of one PGS
-//! row update.
+//! (`_friction_every_sweep`, `Settings::friction_stride = 1`); `pyramid_20` and
+//! `pyramid3d_10` building every row every step (`_rows_built`,
+//! `Settings::reuse_rows_within = 0`); and the cost of one PGS row update.
 //!
 //! `cargo bench --bench step -- --warm-up-time 1 --measurement-time 3`
 //!
@@ -28,6 +29,7 @@ enum Variant {
     Colored,
     Sweeps(u32),
     FrictionEverySweep,
+    RowsBuilt,
 }
 
 fn settled(name: &str, variant: Variant) -> World {
@@ -45,6 +47,10 @@ fn settled(name: &str, variant: Variant) -> World {
         },
         Variant::FrictionEverySweep => Settings {
             friction_stride: 1,
+            ..defaults
+        },
+        Variant::RowsBuilt => Settings {
+            reuse_rows_within: 0.0,
             ..defaults
         },
     };
@@ -82,6 +88,10 @@ fn step_time(c: &mut Criterion) {
         .chain(["pyramid_40", "pyramid3d_10"].map(|n| {
             let label = format!("{n}_friction_every_sweep");
             (n, Variant::FrictionEverySweep, 0, label)
+        }))
+        .chain(["pyramid_20", "pyramid3d_10"].map(|n| {
+            let label = format!("{n}_rows_built");
+            (n, Variant::RowsBuilt, 0, label)
         }));
     for (name, variant, pool, label) in runs {
         let pool = &pools[pool];

@@ -6,11 +6,12 @@
 //! (one thread; `THUD_STEPS` steps after 60 settling ones, default 600). Prints, per
 //! scene, the 10th percentile and the median of the step and of every stage, in ms.
 //!
-//! `THUD_FRICTION_STRIDE` sets `Settings::friction_stride`; a list (`1,2`) compares
-//! settings in one process: one world per value, stepped in turns of 20 steps each
-//! (`THUD_BLOCK`), so that the host's slow and fast spells (`docs/performance.md`)
-//! fall on all of them alike; then each world's quantiles, and the ratios of the
-//! others' p10s to the first's.
+//! `THUD_FRICTION_STRIDE` sets `Settings::friction_stride`, `THUD_REUSE`
+//! `Settings::reuse_rows_within`; a list (`1,2`) compares settings in one process: one
+//! world per value (per pair of values where both are lists), stepped in turns of 20
+//! steps each (`THUD_BLOCK`), so that the host's slow and fast spells
+//! (`docs/performance.md`) fall on all of them alike; then each world's quantiles, how
+//! many of its steps kept their rows, and the ratios of the others' p10s to the first's.
 
 #[path = "support/scene_world.rs"]
 mod scene_world;
@@ -32,6 +33,17 @@ fn env<T: std::str::FromStr>(key: &str) -> Option<T> {
 struct Times {
     total: Vec<f64>,
     stages: Vec<Vec<f64>>,
+    /// Steps that kept their rows, and the units they built again.
+    kept: usize,
+    rebuilt: usize,
+}
+
+/// A comma-separated list of values from the environment (one `None` if unset).
+fn list<T: std::str::FromStr>(key: &str) -> Vec<Option<T>> {
+    match std::env::var(key) {
+        Ok(list) => list.split(',').map(|v| v.trim().parse().ok()).collect(),
+        Err(_) => vec![None],
+    }
 }
 
 fn main() {
@@ -41,18 +53,23 @@ fn main() {
         .expect("pool");
     let steps: usize = env("THUD_STEPS").unwrap_or(600).max(1);
     let block: usize = env("THUD_BLOCK").unwrap_or(20).max(1);
-    let strides: Vec<Option<u32>> = match std::env::var("THUD_FRICTION_STRIDE") {
-        Ok(list) => list.split(',').map(|v| v.trim().parse().ok()).collect(),
-        Err(_) => vec![None],
-    };
+    let strides: Vec<Option<u32>> = list("THUD_FRICTION_STRIDE");
+    let reuses: Vec<Option<f32>> = list("THUD_REUSE");
+    let variants: Vec<(Option<u32>, Option<f32>)> = strides
+        .iter()
+        .flat_map(|&k| reuses.iter().map(move |&r| (k, r)))
+        .collect();
     for name in std::env::args().skip(1) {
         let scene = thud_scene::standard(&name).expect("standard scene name");
-        let mut worlds: Vec<_> = strides
+        let mut worlds: Vec<_> = variants
             .iter()
-            .map(|&stride| {
+            .map(|&(stride, reuse)| {
                 let mut settings = Settings::without_sleeping();
                 if let Some(k) = stride {
                     settings.friction_stride = k;
+                }
+                if let Some(r) = reuse {
+                    settings.reuse_rows_within = r;
                 }
                 scene_world::world(&scene, settings).0
             })
@@ -62,6 +79,8 @@ fn main() {
             .map(|_| Times {
                 total: Vec::new(),
                 stages: vec![Vec::new(); Stage::ALL.len()],
+                kept: 0,
+                rebuilt: 0,
             })
             .collect();
         pool.install(|| {
@@ -81,6 +100,8 @@ fn main() {
                         for (s, &g) in t.stages.iter_mut().zip(&Stage::ALL) {
                             s.push(world.stats().stage(g).as_secs_f64() * 1e3);
                         }
+                        t.kept += usize::from(world.stats().rows_kept);
+                        t.rebuilt += world.stats().rows_rebuilt;
                     }
                 }
                 done += n;
@@ -88,12 +109,21 @@ fn main() {
         });
         let q = |v: &mut Vec<f64>| format!("{:.4} / {:.4}", quantile(v, 0.1), quantile(v, 0.5));
         let mut first: Option<(f64, f64)> = None;
-        for (t, stride) in times.iter_mut().zip(&strides) {
-            let label = match stride {
-                Some(k) if strides.len() > 1 => format!("{name} (friction_stride {k})"),
-                _ => name.clone(),
-            };
-            println!("{label}: step p10 / median {} ms", q(&mut t.total));
+        for (t, (stride, reuse)) in times.iter_mut().zip(&variants) {
+            let mut label = name.clone();
+            if let Some(k) = stride.filter(|_| strides.len() > 1) {
+                label += &format!(" (friction_stride {k})");
+            }
+            if let Some(r) = reuse.filter(|_| reuses.len() > 1) {
+                label += &format!(" (reuse_rows_within {r})");
+            }
+            println!(
+                "{label}: step p10 / median {} ms, rows kept in {} of {} steps ({:.1} units built again a step)",
+                q(&mut t.total),
+                t.kept,
+                t.total.len(),
+                t.rebuilt as f64 / t.kept.max(1) as f64
+            );
             for (s, g) in t.stages.iter_mut().zip(Stage::ALL) {
                 println!("  {:14} {} ms", g.name(), q(s));
             }

@@ -52,6 +52,7 @@ mod lanes;
 pub mod material;
 mod parallel;
 mod pgs;
+mod reuse;
 pub mod settings;
 mod solver_body;
 pub mod stats;

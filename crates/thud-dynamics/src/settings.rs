@@ -191,6 +191,17 @@ pub struct Settings {
     /// thread gave on every standard scene (`docs/performance.md`, *Threads*). The
     /// answer is the same bits either way. Default 32 768; 0 uses the pool always.
     pub parallel_min_pairs: usize,
+    /// A step keeps the rows of an earlier one (`J`, `T`, `D`, their couplings) where
+    /// what they were made from has not moved: the same awake bodies, manifolds and
+    /// materials, no exact island, overflow set, restitution, joint or kinematic body,
+    /// and for each manifold its normal, its points and its bodies' centres of mass
+    /// within this distance (m; the normal within as many radians) of where they were
+    /// when its rows were built — the rows of the manifolds that moved are built
+    /// again, every row where more than a quarter did, and all of them at least every
+    /// 64 steps. The rows' `b̃` are made again from the new separations and velocities
+    /// as between solve substeps. Default 0.1 mm; 0 builds every row every step
+    /// (`docs/dynamics.md`, *Rows kept across steps*).
+    pub reuse_rows_within: f32,
 }
 
 impl Default for Settings {
@@ -234,6 +245,7 @@ impl Default for Settings {
             joint_erp: 0.5,
             exact_outer_passes: 1,
             parallel_min_pairs: 32_768,
+            reuse_rows_within: 1e-4,
         }
     }
 }
@@ -286,6 +298,7 @@ impl Settings {
             (self.exact_max_speed, "exact_max_speed"),
             (self.exact_tolerance, "exact_tolerance"),
             (self.joint_erp, "joint_erp"),
+            (self.reuse_rows_within, "reuse_rows_within"),
         ] {
             non_negative(v, what)?;
         }

@@ -99,6 +99,12 @@ pub struct StepStats {
     pub joint_rows: usize,
     /// Joints that broke this step.
     pub joints_broken: usize,
+    /// The last (sub)step kept the rows of an earlier one instead of building them
+    /// (`Settings::reuse_rows_within`).
+    pub rows_kept: bool,
+    /// On such a step, the units (one or two groups of four manifolds) whose points
+    /// had moved and whose rows it built again.
+    pub rows_rebuilt: usize,
 }
 
 impl Default for StepStats {
@@ -119,6 +125,8 @@ impl Default for StepStats {
             exact_islands: 0,
             joint_rows: 0,
             joints_broken: 0,
+            rows_kept: false,
+            rows_rebuilt: 0,
         }
     }
 }

@@ -1054,18 +1054,24 @@ fn apply_angular((ta, tb): (V3, V3), delta: Vec4, va: &mut WideVel, vb: &mut Wid
     vb.ang += tb * delta;
 }
 
-/// `dV += T·λ` for one group's (warm) impulses.
+/// `dV += T·λ` for one group's (warm) impulses (`dV −= T·λ` with `UNDO`: the
+/// impulses of rows about to be built again taken back out, `reuse.rs`).
 #[inline(always)]
-fn warm_group(g: &Group, slots: &[WideSlot], t: &[WideT], dv: &mut [Velocity]) {
+fn warm_group<const UNDO: bool>(g: &Group, slots: &[WideSlot], t: &[WideT], dv: &mut [Velocity]) {
     if g.t_blocks {
-        warm_group_with(g, slots, t, dv);
+        warm_group_with::<_, UNDO>(g, slots, t, dv);
     } else {
-        warm_group_with(g, slots, g.isotropic(), dv);
+        warm_group_with::<_, UNDO>(g, slots, g.isotropic(), dv);
     }
 }
 
 #[inline(always)]
-fn warm_group_with<A: AngularT>(g: &Group, slots: &[WideSlot], t: A, dv: &mut [Velocity]) {
+fn warm_group_with<A: AngularT, const UNDO: bool>(
+    g: &Group,
+    slots: &[WideSlot],
+    t: A,
+    dv: &mut [Velocity],
+) {
     let mut va = gather(dv, g.a);
     let mut vb = gather(dv, g.b);
     for (i, slot) in slots.iter().enumerate() {
@@ -1073,7 +1079,8 @@ fn warm_group_with<A: AngularT>(g: &Group, slots: &[WideSlot], t: A, dv: &mut [V
         for (k, (r, dir)) in p.rows.iter().zip(&g.dir).enumerate() {
             let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
             let tk = t.t(i, k, r);
-            apply_impulse(dir, tk, r.lambda, ima, imb, &mut va, &mut vb);
+            let lambda = if UNDO { -r.lambda } else { r.lambda };
+            apply_impulse(dir, tk, lambda, ima, imb, &mut va, &mut vb);
         }
     }
     scatter(dv, g.a, g.movable, &va);
@@ -1356,7 +1363,12 @@ impl WideContacts {
                                     lanes: &self.lanes[r],
                                 };
                                 wide_build::build_group(g, rows, inputs, bodies, params);
-                                warm_group(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
+                                warm_group::<false>(
+                                    g,
+                                    &self.slots[g.slots()],
+                                    &self.t[g.t_range()],
+                                    dv,
+                                );
                             }
                         }
                     },
@@ -1867,6 +1879,104 @@ impl WideContacts {
         }
     }
 
+    /// Whether the store's manifolds have the points the rows were laid out for (as
+    /// many, manifold by manifold, from the same first point).
+    pub fn laid_out_for(&self, store: &ContactStore) -> bool {
+        store.manifold_points == self.last_points
+    }
+
+    /// Which units (`stale`, by unit) must be built again on a step that keeps the
+    /// others' rows (`reuse.rs`): those with a group of `T` blocks (a body of another
+    /// inertia turns them as it turns) or a manifold that `moved` (by store manifold).
+    pub fn stale_units(&self, stale: &mut Vec<bool>, moved: &[bool]) {
+        stale.clear();
+        stale.extend(self.units.iter().map(|unit| {
+            unit.iter().any(|&g| {
+                self.groups.get(g as usize).is_some_and(|gr| {
+                    gr.t_blocks
+                        || self.lane_manifolds[g as usize]
+                            .iter()
+                            .any(|&m| moved.get(m as usize).copied().unwrap_or(false))
+                })
+            })
+        }));
+    }
+
+    /// The store manifolds in the lanes of unit `u`.
+    pub fn unit_manifolds(&self, u: usize) -> impl Iterator<Item = u32> + '_ {
+        self.units[u]
+            .iter()
+            .filter_map(|&g| self.lane_manifolds.get(g as usize))
+            .flatten()
+            .copied()
+            .filter(|&m| m != u32::MAX)
+    }
+
+    /// Build the rows of the `stale` units again (by unit, as
+    /// [`stale_units`](Self::stale_units) marks them) from the store's inputs and the
+    /// bodies, on a step that keeps the others' (`reuse.rs`). `dv` holds `T·λ` of the
+    /// rows as they are (and how far the bodies' `Vnc` moved): each unit's old impulses
+    /// are taken out of it, then its points' warm impulses from the store go in with the
+    /// new rows, as the build puts them in.
+    pub fn rebuild_units(
+        &mut self,
+        stale: &[bool],
+        store: &ContactStore,
+        bodies: &SolverBodies,
+        params: &BuildParams,
+        dv: &mut [Velocity],
+    ) {
+        self.pairs.run(
+            #[inline(always)]
+            || {
+                let inputs = wide_build::Inputs::of(store);
+                for u in 0..self.units.len() {
+                    if !stale.get(u).copied().unwrap_or(true) {
+                        continue;
+                    }
+                    let [g0, g1] = self.units[u].map(|g| g as usize);
+                    for g in [g0, g1].into_iter().filter_map(|g| self.groups.get(g)) {
+                        warm_group::<true>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
+                    }
+                    if self.build_pair([g0, g1], inputs, bodies, params, dv) {
+                        continue;
+                    }
+                    for gi in [g0, g1] {
+                        let Some(g) = self.groups.get_mut(gi) else {
+                            continue;
+                        };
+                        let r = g.range();
+                        let rows = wide_build::GroupRows {
+                            slots: &mut self.slots[g.slots()],
+                            t: &mut self.t[g.t_range()],
+                            side: &mut self.side[r.clone()],
+                            lanes: &self.lanes[r],
+                        };
+                        wide_build::build_group(g, rows, inputs, bodies, params);
+                        warm_group::<false>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
+                    }
+                }
+            },
+        );
+    }
+
+    /// A new step on the rows as built (`reuse.rs`): each point's separation from the
+    /// store's inputs into its lane, the step's impulse sums and split λ at zero. The
+    /// caller then remakes the normal rows' `b̃` with [`refresh`](Self::refresh) over no
+    /// motion. The lanes keep their λ: the last solve's, the warm start.
+    pub fn resync(&mut self, store: &ContactStore) {
+        for (side, lanes) in self.side.iter_mut().zip(&self.lanes) {
+            for (l, &i) in lanes.iter().enumerate() {
+                if let Some(p) = store.inputs.get(i as usize) {
+                    side.sep[l] = p.separation;
+                }
+            }
+        }
+        self.split_lambda.fill(Vec4::ZERO);
+        self.split_written = false;
+        self.impulse.fill([Vec4::ZERO; 3]);
+    }
+
     /// Copy the lanes' λ back into the contact store (overflow points keep their own).
     pub fn unpack(&self, store: &mut ContactStore) {
         each_point(self.pool, &mut store.points, &self.at, |(c, &at)| {
@@ -1901,7 +2011,7 @@ impl WideContacts {
     /// are the store's).
     pub fn warm_start(&self, dv: &mut [Velocity]) {
         for g in &self.groups {
-            warm_group(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
+            warm_group::<false>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
         }
     }
 

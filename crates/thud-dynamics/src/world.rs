@@ -32,6 +32,7 @@ use crate::jacobian::{BuildParams, tangents};
 use crate::joint::JointSet;
 use crate::joint::rows::{JointParams, JointRows};
 use crate::pgs;
+use crate::reuse::RowReuse;
 use crate::settings::{PenetrationMode, Settings};
 use crate::solver_body::{SolverBodies, Velocity};
 use crate::stats::{Stage, StepStats};
@@ -72,6 +73,13 @@ pub struct World {
     /// once: the step's solve substeps when the pass runs only after the last of them
     /// (split impulse, `Settings::split_every_substep` off, no joints), else 1.
     split_passes: u32,
+    /// What the rows were last built from, for a later step to keep them
+    /// (`Settings::reuse_rows_within`, `reuse.rs`).
+    row_reuse: RowReuse,
+    /// Scratch: the units whose rows a step that keeps the others' builds again, and
+    /// the store manifolds that moved.
+    stale_units: Vec<bool>,
+    moved_manifolds: Vec<bool>,
     islands: Islands,
     pub(crate) joints: JointSet,
     joint_rows: JointRows,
@@ -124,6 +132,9 @@ impl World {
             warm_in_build: false,
             sweeps: (0, 0, 0),
             split_passes: 1,
+            row_reuse: RowReuse::default(),
+            stale_units: Vec::new(),
+            moved_manifolds: Vec::new(),
             islands: Islands::default(),
             joints: JointSet::default(),
             joint_rows: JointRows::default(),
@@ -762,6 +773,11 @@ impl World {
     /// Solver bodies and rows for a solve substep of `h`; kinematic bodies move to
     /// their targets over the whole (sub)step `step_h`.
     fn build_jacobians(&mut self, h: f32, step_h: f32) {
+        let gathered = match self.keep_rows(h) {
+            Rows::Kept => return,
+            Rows::Gathered => true,
+            Rows::Build => false,
+        };
         let s = &self.settings;
         self.solver.reset();
         self.solver_of.fill(0);
@@ -801,8 +817,10 @@ impl World {
             restitution_combine: s.restitution_combine,
         };
         self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
-        self.contacts
-            .gather(self.narrow.manifolds(), &ctx, &self.solver);
+        if !gathered {
+            self.contacts
+                .gather(self.narrow.manifolds(), &ctx, &self.solver);
+        }
         self.build_joint_rows(h);
         let s = &self.settings;
         // The store's own scalar rows, for the steps that read them: the exact mode (an
@@ -837,6 +855,152 @@ impl World {
         self.stats.manifolds = self.contacts.manifolds;
         self.stats.rows = self.contacts.rows();
         self.stats.warm_started = self.contacts.warm_started;
+        self.stats.rows_kept = false;
+        self.stats.rows_rebuilt = 0;
+        let s = &self.settings;
+        let keepable = s.reuse_rows_within > 0.0
+            && s.warm_start == 1.0
+            && !exact
+            && self.stats.overflow == 0
+            && !self.contacts.bouncy
+            && self.joints.len() == 0
+            && self.joint_rows.rows.is_empty()
+            && self.solver.inv_mass[1..].iter().all(|&m| m > 0.0);
+        let bodies = &self.bodies;
+        self.row_reuse.record(
+            keepable.then_some((s, h, rayon::current_num_threads())),
+            self.solver.body.iter().map(|&slot| {
+                // (The dummy's is never read.)
+                if slot == u32::MAX {
+                    Mat3::ZERO
+                } else {
+                    bodies.slot(slot).inv_inertia_local
+                }
+            }),
+            &self.solver.com,
+            &self.contacts,
+        );
+    }
+
+    /// Keep the rows of an earlier step where what they were made from has not moved
+    /// (`reuse.rs`): the bodies' new velocities without contact go into their `dV`, the
+    /// rows of the units whose manifolds moved are built again, the points' new
+    /// separations go into the lanes and the normal rows' `b̃`. Otherwise it changes
+    /// nothing the build reads and says whether the store already gathered the step's
+    /// points.
+    fn keep_rows(&mut self, h: f32) -> Rows {
+        let s = &self.settings;
+        if !self.row_reuse.may_keep(s, h, rayon::current_num_threads()) {
+            return Rows::Build;
+        }
+        // The same awake bodies in the same order, with the same mass properties.
+        let mut k = 1;
+        for &slot in self.bodies.order() {
+            let b = self.bodies.slot(slot);
+            match b.kind {
+                BodyKind::Static => continue,
+                BodyKind::Dynamic if b.sleeping => continue,
+                BodyKind::Dynamic => {}
+                BodyKind::Kinematic => return Rows::Build,
+            }
+            let same = self.solver.body.get(k) == Some(&slot)
+                && self.solver.inv_mass[k] == b.inv_mass
+                && self.row_reuse.same_inertia(k, b.inv_inertia_local);
+            if !same {
+                return Rows::Build;
+            }
+            k += 1;
+        }
+        if k != self.solver.len() {
+            return Rows::Build;
+        }
+        // The same manifolds with as many points (the store's inputs read the solver
+        // bodies, which are the build's).
+        let ctx = BuildContext {
+            collider_body: &self.colliders.body,
+            material: &self.colliders.material,
+            solver_of: &self.solver_of,
+            island_root: &self.islands.root,
+            friction_combine: s.friction_combine,
+            restitution_combine: s.restitution_combine,
+        };
+        self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
+        self.contacts
+            .gather(self.narrow.manifolds(), &ctx, &self.solver);
+        self.contacts.taken.clear();
+        let exact = crate::exact::Rule::of(s).is_some_and(|r| {
+            crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
+        });
+        if exact
+            || self.contacts.bouncy
+            || !self.wide.laid_out_for(&self.contacts)
+            || !self.row_reuse.same_manifolds(&self.contacts)
+        {
+            return Rows::Gathered;
+        }
+        // The units whose manifolds moved (their points, normal or bodies' centres of
+        // mass, which the build takes again anyway), to be built again — all of them,
+        // where that is more than a quarter of the units: building a unit again costs
+        // more than building it with the others (its old impulses are taken out of
+        // `dV` first), and a full build needs no refresh of the kept rows. Such a step
+        // tries again only after `reuse::BACK_OFF` steps (a scene whose bodies keep
+        // moving does not pay for the look every step).
+        for i in 1..self.solver.len() {
+            let b = self.bodies.slot(self.solver.body[i]);
+            self.solver.com[i] = com_at(&b.pose, b.local_com);
+        }
+        let eps = s.reuse_rows_within;
+        let mut moved = std::mem::take(&mut self.moved_manifolds);
+        self.row_reuse
+            .moved(&self.contacts, &self.solver.com, eps, &mut moved);
+        let mut stale = std::mem::take(&mut self.stale_units);
+        self.wide.stale_units(&mut stale, &moved);
+        let rebuilt = stale.iter().filter(|&&x| x).count();
+        if 4 * rebuilt > stale.len() {
+            (self.stale_units, self.moved_manifolds) = (stale, moved);
+            self.row_reuse.back_off();
+            return Rows::Gathered;
+        }
+        // Each body's new velocity without contact into its `dV`, as between solve
+        // substeps (a body of another inertia than `c·1` also its world inertia, for
+        // the rows built again).
+        for i in 1..self.solver.len() {
+            let b = self.bodies.slot(self.solver.body[i]);
+            self.solver.pseudo[i] = Velocity::ZERO;
+            if !b.isotropic {
+                let rot = Mat3::from_quat(b.pose.rotation);
+                self.solver.inv_inertia[i] = crate::integrate::to_world(rot, b.inv_inertia_local);
+            }
+            take_velocity_without_contact(&mut self.solver, i, b, s, h);
+        }
+        let params = build_params(s, h, self.split_passes);
+        let mut dv = std::mem::take(&mut self.solver.dv);
+        self.wide
+            .rebuild_units(&stale, &self.contacts, &self.solver, &params, &mut dv);
+        self.solver.dv = dv;
+        for u in (0..stale.len()).filter(|&u| stale[u]) {
+            for m in self.wide.unit_manifolds(u) {
+                self.row_reuse.rebuilt(&self.contacts, m);
+            }
+        }
+        self.row_reuse.rebase_bodies(&self.solver.com);
+        self.stats.rows_rebuilt = rebuilt;
+        (self.stale_units, self.moved_manifolds) = (stale, moved);
+        self.wide.resync(&self.contacts);
+        self.wide.refresh(&self.solver.pseudo, h, &params, None);
+        self.row_reuse.kept();
+        // What the build would have said.
+        self.warm_in_build = true;
+        self.store_rows = false;
+        self.exact_last_step = false;
+        (self.stats.colors, self.stats.overflow) = self.wide.colors();
+        self.stats.awake_bodies += self.solver.len() - 1;
+        self.stats.contacts = self.contacts.inputs.len();
+        self.stats.manifolds = self.contacts.manifolds;
+        self.stats.rows = self.contacts.rows();
+        self.stats.warm_started = self.contacts.warm_started;
+        self.stats.rows_kept = true;
+        Rows::Kept
     }
 
     /// The joint rows for a solve substep of `h`, from the bodies' current poses.
@@ -1108,6 +1272,16 @@ impl World {
     }
 }
 
+/// What [`World::keep_rows`] did.
+enum Rows {
+    /// The step keeps the rows (some perhaps built again).
+    Kept,
+    /// The step builds its rows; the contact store has gathered this step's points.
+    Gathered,
+    /// The step builds its rows from the start.
+    Build,
+}
+
 /// What the integrator needs of a dynamic body for its velocity without contact.
 /// After solver body `i` (`b`) moved in a solve substep of `h` that is not the step's
 /// last: the next substep's state of the body. `pseudo` keeps the velocity the pose just
@@ -1119,10 +1293,20 @@ impl World {
 /// (`BroadPhase::update_moving`).
 const AHEAD_STEPS: f32 = 4.0;
 
+#[inline(always)]
 fn next_substep_body(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h: f32) {
     let (vnc, dv, p) = (sb.vnc[i], sb.dv[i], &mut sb.pseudo[i]);
     p.lin += vnc.lin + dv.lin;
     p.ang += vnc.ang + dv.ang;
+    take_velocity_without_contact(sb, i, b, s, h);
+}
+
+/// Solver body `i` (`b`) at its current pose and velocity for a solve substep of `h` on
+/// rows built earlier: its centre of mass, and a dynamic body's velocity without
+/// contact taken again from its velocity (`v0`, `vnc_now`), the difference going into
+/// its `dV`.
+#[inline(always)]
+fn take_velocity_without_contact(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h: f32) {
     sb.com[i] = com_at(&b.pose, b.local_com);
     if b.kind == BodyKind::Dynamic {
         let u0 = Velocity {

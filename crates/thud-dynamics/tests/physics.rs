@@ -353,6 +353,17 @@ fn invalid_inputs_are_typed_errors_and_leave_the_world_unchanged() {
         })
     ));
     w.settings_mut().friction_stride = 2;
+    for d in [-1e-4, f32::NAN, f32::INFINITY] {
+        w.settings_mut().reuse_rows_within = d;
+        assert!(matches!(
+            w.step(),
+            Err(DynamicsError::OutOfRange {
+                what: "reuse_rows_within",
+                ..
+            } | DynamicsError::NonFinite { .. })
+        ));
+    }
+    w.settings_mut().reuse_rows_within = 1e-4;
     assert_eq!(snapshot(&w), before);
     let removed = w.add_body(unit_box(Vec3::new(5.0, 0.5, 0.0))).unwrap();
     w.remove_body(removed).unwrap();

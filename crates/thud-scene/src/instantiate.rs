@@ -75,6 +75,9 @@ pub fn settings_on(s: &SceneSettings, base: Settings) -> Settings {
     if let Some(n) = s.solve_substeps {
         out.solve_substeps = n;
     }
+    if let Some(d) = s.reuse_rows_within {
+        out.reuse_rows_within = d;
+    }
     out
 }
 

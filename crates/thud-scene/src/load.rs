@@ -377,6 +377,17 @@ pub fn resolve(mut scene: Scene, src: Option<&str>, file: &str) -> Result<Scene,
             return Err(r.error(what, "", format!("settings.{what}"), "must be ≥ 1".into()));
         }
     }
+    if let Some(d) = s
+        .reuse_rows_within
+        .filter(|d| !(d.is_finite() && *d >= 0.0))
+    {
+        return Err(r.error(
+            "reuse_rows_within",
+            "",
+            "settings.reuse_rows_within".into(),
+            format!("must be ≥ 0 m, got {d}"),
+        ));
+    }
     if !s.gravity.is_finite() {
         return Err(r.error(
             "gravity",

@@ -125,6 +125,11 @@ pub struct SceneSettings {
     /// Solve substeps per (sub)step; the engine's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solve_substeps: Option<u32>,
+    /// A step keeps the rows of an earlier one while its bodies and contact points
+    /// stay within this distance (m) of where they were built (0: build every step);
+    /// the engine's default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reuse_rows_within: Option<f32>,
     /// Gravity, m/s².
     #[serde(default = "default_gravity")]
     pub gravity: Vec3,
@@ -152,6 +157,7 @@ impl Default for SceneSettings {
             substep_iterations: None,
             friction_stride: None,
             solve_substeps: None,
+            reuse_rows_within: None,
             gravity: default_gravity(),
             sleeping: true,
         }

@@ -136,6 +136,9 @@ fn bad_numbers_and_names() {
     );
     assert!(err("(settings: (dt: 0.0))").contains("settings.dt"));
     assert!(err("(settings: (friction_stride: Some(0)))").contains("settings.friction_stride"));
+    assert!(
+        err("(settings: (reuse_rows_within: Some(-0.001)))").contains("settings.reuse_rows_within")
+    );
     assert!(err("(bodies: [(shape: Halfspace(normal: (0.0, 1.0, 0.0)))])").contains("Static"));
     assert!(
         err("(bodies: [(shape: Sphere(radius: 1.0), kind: Floppy)])").contains("unknown variant")

@@ -1,0 +1,349 @@
+//! Rows kept from one step to the next (`Settings::reuse_rows_within`).
+//!
+//! A step's rows are functions of the bodies' centres of mass and mass properties, the
+//! manifolds' points and normals and the materials: `J_ang = r × d` with the lever arm
+//! `r = p − c`, `T = M⁻¹Jᵀ`, `D = J·M⁻¹·Jᵀ`, the normal row's couplings with its friction
+//! rows, the friction directions from the normal. Only their `b̃` also reads the
+//! velocities and the separations. Between the solve substeps of one step thud already
+//! keeps everything but `b̃` (`docs/dynamics.md`, *Solve substeps*): each body's
+//! velocity without contact `Vnc` moves into its `dV` (`dV += Vnc_{k+1} − Vnc_k`), so
+//! the rows' `b̃ = J̃·Vnc₀` stay right,
+//!
+//! ```text
+//! b̃ + J̃·(Vnc_k − Vnc₀ + T·λ) = J̃·Vnc_k + J̃·T·λ,
+//! ```
+//!
+//! and the normal rows' stabilization is made again from the new separations.
+//!
+//! A step boundary is the same move with the separations taken fresh from the
+//! narrowphase, so a step may keep the rows where what they were made from has not
+//! moved. Globally (else the step builds every row): the same settings, `h` and thread
+//! count; the same awake bodies in the same order with the same inverse masses and
+//! inertias; the same manifolds (narrowphase index, bodies, friction, restitution) with
+//! as many points each; no exact island, overflow set, restitution, joint or kinematic
+//! body (what reads the store's scalar rows or sets velocities); a warm-start factor of
+//! 1 (the lanes' λ are the warm impulses as they are); at most [`MAX_AGE`] steps since
+//! every row was built. Then, with `ε = reuse_rows_within`, a manifold *moved* when its
+//! normal moved more than `ε` (radians, to first order), one of its points more than
+//! `ε`, or the centre of mass of either body more than `ε` since its rows were built
+//! (a lever arm is then off by at most about `2ε`); the units (the sweep's one or two
+//! groups of four manifolds) holding a manifold that moved — and every unit with `T`
+//! blocks, which a body of another inertia than `c·1` turns as it turns — are built
+//! again. The step:
+//!
+//! - takes each body's new `Vnc` into its `dV` (`dV` still holds `T·λ` of the last
+//!   solve, the warm start, plus `Vnc_last − Vnc₀`): the rows then see
+//!   `Vnc_new + T·λ_warm`, exactly what a fresh build with its warm start gives;
+//! - for each unit built again, takes its old rows' `T·λ` out of `dV`, then builds its
+//!   rows from the store and puts their warm impulses in, as the build does;
+//! - writes each point's new separation into its lane and remakes the normal rows' `b̃`
+//!   (`WideContacts::refresh` with no motion); starts the step's impulse sums and split
+//!   λ at zero.
+//!
+//! Where more than a quarter of the units moved the step builds every row instead (a
+//! unit built again costs more than one built with the others) and the next
+//! [`BACK_OFF`] steps build without looking, so a scene that keeps moving pays for the
+//! look on one step in nine. The default `ε = 0.1 mm` is a fifth of the narrowphase's
+//! own reuse distance (a pair keeps its manifold's points while its relative pose moves
+//! less than 0.5 mm). Measured in `docs/dynamics.md`, *Rows kept across steps*.
+
+use glam::{Mat3, Vec3};
+
+use crate::contact::ContactStore;
+use crate::settings::Settings;
+
+/// Most steps the rows are kept before they are all built again.
+pub(crate) const MAX_AGE: u32 = 64;
+
+/// Steps that build all their rows, without looking, after one that found too many
+/// manifolds moved to keep the rows.
+pub(crate) const BACK_OFF: u32 = 8;
+
+/// What the rows were last built from.
+#[derive(Debug, Default)]
+pub(crate) struct RowReuse {
+    /// The settings, solve-substep `h` and thread count of the build, where its rows
+    /// may be kept (`None`: the next step builds).
+    built: Option<(Settings, f32, usize)>,
+    /// Steps the rows have been kept since they were all built.
+    age: u32,
+    /// Steps still to build without looking ([`BACK_OFF`]).
+    wait: u32,
+    /// Each solver body's local inverse inertia at the build (index 0, the dummy,
+    /// unused).
+    inertia: Vec<Mat3>,
+    /// Each solver body's centre of mass when the rows of all its manifolds were last
+    /// built.
+    coms: Vec<Vec3>,
+    /// Each store manifold's narrowphase index, solver bodies and materials at the
+    /// build.
+    manifolds: Vec<(u32, u32, u32, f32, f32)>,
+    /// Each store manifold's normal when its rows were built.
+    normals: Vec<Vec3>,
+    /// Each store point's position when its rows were built.
+    points: Vec<Vec3>,
+    /// Scratch: the solver bodies that moved.
+    moved_bodies: Vec<bool>,
+}
+
+impl RowReuse {
+    /// Whether a step with these settings, `h` and threads may keep the rows, as far
+    /// as the build tells: the bodies and manifolds are checked by
+    /// [`same_inertia`](Self::same_inertia), [`same_manifolds`](Self::same_manifolds)
+    /// and, one by one, [`moved`](Self::moved).
+    pub(crate) fn may_keep(&mut self, s: &Settings, h: f32, threads: usize) -> bool {
+        if self.wait > 0 {
+            self.wait -= 1;
+            return false;
+        }
+        self.age < MAX_AGE
+            && self
+                .built
+                .as_ref()
+                .is_some_and(|(bs, bh, bt)| *bh == h && *bt == threads && bs == s)
+    }
+
+    /// Whether solver body `i` has the local inverse inertia it had at the build.
+    pub(crate) fn same_inertia(&self, i: usize, inv_inertia: Mat3) -> bool {
+        self.inertia.get(i) == Some(&inv_inertia)
+    }
+
+    /// Whether the store's manifolds (narrowphase index, solver bodies, friction and
+    /// restitution of each) are those of the build.
+    pub(crate) fn same_manifolds(&self, store: &ContactStore) -> bool {
+        let keys = keys(store);
+        keys.len() == self.manifolds.len() && keys.zip(&self.manifolds).all(|(k, m)| k == *m)
+    }
+
+    /// Which of the store's manifolds moved more than `eps` since their rows were
+    /// built (`out`, by manifold): the normal, a point, or the centre of mass of either
+    /// body (`com`, by solver index; a body that moved makes every manifold on it
+    /// move). The store has the build's manifolds and points
+    /// ([`same_manifolds`](Self::same_manifolds)).
+    pub(crate) fn moved(
+        &mut self,
+        store: &ContactStore,
+        com: &[Vec3],
+        eps: f32,
+        out: &mut Vec<bool>,
+    ) {
+        let far = |a: Vec3, b: Vec3| (a - b).length_squared() > eps * eps;
+        self.moved_bodies.clear();
+        self.moved_bodies
+            .extend(com.iter().zip(&self.coms).map(|(&c, &c0)| far(c, c0)));
+        let bodies = &self.moved_bodies;
+        out.clear();
+        out.extend(
+            store
+                .manifold_inputs
+                .iter()
+                .zip(&store.manifold_points)
+                .zip(&self.normals)
+                .map(|((m, &(first, n)), &n0)| {
+                    let r = first as usize..(first + n) as usize;
+                    far(m.normal, n0)
+                        || bodies[m.a as usize]
+                        || bodies[m.b as usize]
+                        || store.inputs[r.clone()]
+                            .iter()
+                            .zip(&self.points[r])
+                            .any(|(p, &p0)| far(p.point, p0))
+                }),
+        );
+    }
+
+    /// Store manifold `m`'s rows have just been built again from the store.
+    pub(crate) fn rebuilt(&mut self, store: &ContactStore, m: u32) {
+        let (first, n) = store.manifold_points[m as usize];
+        let r = first as usize..(first + n) as usize;
+        self.normals[m as usize] = store.manifold_inputs[m as usize].normal;
+        for (p0, p) in self.points[r.clone()].iter_mut().zip(&store.inputs[r]) {
+            *p0 = p.point;
+        }
+    }
+
+    /// The rows of every manifold on the bodies that [`moved`](Self::moved) found
+    /// moved have been built again with these centres of mass.
+    pub(crate) fn rebase_bodies(&mut self, com: &[Vec3]) {
+        for ((c0, &c), &moved) in self.coms.iter_mut().zip(com).zip(&self.moved_bodies) {
+            if moved {
+                *c0 = c;
+            }
+        }
+    }
+
+    /// Too many manifolds had moved to keep the rows: the next [`BACK_OFF`] steps build
+    /// without looking.
+    pub(crate) fn back_off(&mut self) {
+        self.wait = BACK_OFF;
+    }
+
+    /// The rows were kept (some perhaps built again) for one more step.
+    pub(crate) fn kept(&mut self) {
+        self.age += 1;
+    }
+
+    /// The rows were all just built with these settings, `h` and threads, for bodies
+    /// of these local inverse inertias and centres of mass (by solver index) and the
+    /// store's manifolds; `keepable` says whether a later step may keep them.
+    pub(crate) fn record(
+        &mut self,
+        keepable: Option<(&Settings, f32, usize)>,
+        inertia: impl Iterator<Item = Mat3>,
+        com: &[Vec3],
+        store: &ContactStore,
+    ) {
+        self.age = 0;
+        for v in [&mut self.coms, &mut self.normals, &mut self.points] {
+            v.clear();
+        }
+        self.inertia.clear();
+        self.manifolds.clear();
+        // (Steps that will not look keep nothing: the copies cost about 1 % of a step.)
+        let Some((s, h, threads)) = keepable.filter(|_| self.wait == 0) else {
+            self.built = None;
+            return;
+        };
+        match &mut self.built {
+            // (The settings are cloned only when they changed: no allocation a step.)
+            Some((bs, bh, bt)) if bs == s => (*bh, *bt) = (h, threads),
+            built => *built = Some((s.clone(), h, threads)),
+        }
+        self.inertia.extend(inertia);
+        self.coms.extend_from_slice(com);
+        self.manifolds.extend(keys(store));
+        self.normals
+            .extend(store.manifold_inputs.iter().map(|m| m.normal));
+        self.points.extend(store.inputs.iter().map(|p| p.point));
+    }
+}
+
+/// Each store manifold's narrowphase index, solver bodies and materials.
+fn keys(store: &ContactStore) -> impl ExactSizeIterator<Item = (u32, u32, u32, f32, f32)> + '_ {
+    store
+        .manifold_source
+        .iter()
+        .zip(&store.manifold_inputs)
+        .map(|(&src, m)| (src, m.a, m.b, m.friction, m.restitution))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jacobian::{ManifoldInput, PointInput};
+
+    /// A store of one manifold (solver bodies 1 and 2, normal `Y`) of two points.
+    fn store() -> ContactStore {
+        let mut store = ContactStore::default();
+        store.manifold_inputs.push(ManifoldInput {
+            a: 1,
+            b: 2,
+            normal: Vec3::Y,
+            friction: 0.6,
+            restitution: 0.0,
+        });
+        store.manifold_points.push((0, 2));
+        store.manifold_source.push(7);
+        for x in [-0.5, 0.5] {
+            store.inputs.push(PointInput {
+                point: Vec3::new(x, 0.0, 0.5),
+                separation: 0.0,
+                warm: [0.0; 3],
+                manifold: 0,
+            });
+        }
+        store
+    }
+
+    const COM: [Vec3; 3] = [
+        Vec3::ZERO,
+        Vec3::new(0.0, -0.5, 0.0),
+        Vec3::new(0.0, 0.5, 0.0),
+    ];
+
+    fn built(store: &ContactStore) -> (RowReuse, Settings) {
+        let s = Settings::default();
+        let mut r = RowReuse::default();
+        let inertia = [Mat3::ZERO, Mat3::IDENTITY, Mat3::IDENTITY];
+        r.record(Some((&s, 0.25, 1)), inertia.into_iter(), &COM, store);
+        (r, s)
+    }
+
+    fn moved(r: &mut RowReuse, store: &ContactStore, com: &[Vec3]) -> bool {
+        let mut out = Vec::new();
+        r.moved(store, com, 1e-4, &mut out);
+        assert_eq!(out.len(), 1);
+        out[0]
+    }
+
+    #[test]
+    fn a_manifold_moved_when_a_point_its_normal_or_a_body_moved_beyond_the_distance() {
+        let mut s = store();
+        let (mut r, _) = built(&s);
+        assert!(!moved(&mut r, &s, &COM));
+        s.inputs[1].point.x += 0.9e-4;
+        assert!(!moved(&mut r, &s, &COM));
+        s.inputs[1].point.x += 0.2e-4;
+        assert!(moved(&mut r, &s, &COM), "a point");
+        s.inputs[1].point.x -= 0.2e-4;
+        s.manifold_inputs[0].normal = (Vec3::Y + Vec3::X * 1.1e-4).normalize();
+        assert!(moved(&mut r, &s, &COM), "the normal");
+        s.manifold_inputs[0].normal = Vec3::Y;
+        let mut com = COM;
+        com[2].z += 1.1e-4;
+        assert!(moved(&mut r, &s, &com), "a body");
+        // Built again where it is now, it has not moved from there.
+        r.rebuilt(&s, 0);
+        r.rebase_bodies(&com);
+        assert!(!moved(&mut r, &s, &com));
+    }
+
+    #[test]
+    fn the_rows_are_kept_only_for_the_build_settings_and_not_too_long() {
+        let store = store();
+        let (mut r, s) = built(&store);
+        assert!(r.may_keep(&s, 0.25, 1));
+        assert!(!r.may_keep(&s, 0.125, 1), "another h");
+        assert!(!r.may_keep(&s, 0.25, 2), "another thread count");
+        let other = Settings {
+            erp: 0.2,
+            ..s.clone()
+        };
+        assert!(!r.may_keep(&other, 0.25, 1), "other settings");
+        for _ in 0..MAX_AGE {
+            assert!(r.may_keep(&s, 0.25, 1));
+            r.kept();
+        }
+        assert!(!r.may_keep(&s, 0.25, 1), "too old");
+        r.record(None, std::iter::empty(), &[], &store);
+        assert!(!r.may_keep(&s, 0.25, 1), "not keepable");
+    }
+
+    #[test]
+    fn after_too_many_moved_the_next_steps_build_without_looking() {
+        let store = store();
+        let (mut r, s) = built(&store);
+        r.back_off();
+        let inertia = [Mat3::ZERO, Mat3::IDENTITY, Mat3::IDENTITY];
+        for _ in 0..BACK_OFF {
+            assert!(!r.may_keep(&s, 0.25, 1));
+            r.record(Some((&s, 0.25, 1)), inertia.into_iter(), &COM, &store);
+        }
+        assert!(r.may_keep(&s, 0.25, 1));
+    }
+
+    #[test]
+    fn the_bodies_and_manifolds_must_be_those_of_the_build() {
+        let mut store = store();
+        let (r, _) = built(&store);
+        assert!(r.same_inertia(1, Mat3::IDENTITY));
+        assert!(!r.same_inertia(1, Mat3::IDENTITY * 2.0));
+        assert!(!r.same_inertia(3, Mat3::IDENTITY));
+        assert!(r.same_manifolds(&store));
+        store.manifold_inputs[0].friction = 0.5;
+        assert!(!r.same_manifolds(&store), "another friction");
+        store.manifold_inputs[0].friction = 0.6;
+        store.manifold_source[0] = 8;
+        assert!(!r.same_manifolds(&store), "another narrowphase manifold");
+    }
+}
