@@ -41,9 +41,9 @@
 //!   λ at zero.
 //!
 //! Where more than a quarter of the units moved the step builds every row instead (a
-//! unit built again costs more than one built with the others) and the next
-//! [`BACK_OFF`] steps build without looking, so a scene that keeps moving pays for the
-//! look on one step in nine. The default `ε = 0.1 mm` is a fifth of the narrowphase's
+//! unit built again costs more than one built with the others); then, and where the
+//! manifolds changed, the next [`BACK_OFF`] steps build without looking, so a scene
+//! that keeps moving pays for the look on one step in nine. The default `ε = 0.1 mm` is a fifth of the narrowphase's
 //! own reuse distance (a pair keeps its manifold's points while its relative pose moves
 //! less than 0.5 mm). Measured in `docs/dynamics.md`, *Rows kept across steps*.
 
@@ -55,8 +55,8 @@ use crate::settings::Settings;
 /// Most steps the rows are kept before they are all built again.
 pub(crate) const MAX_AGE: u32 = 64;
 
-/// Steps that build all their rows, without looking, after one that found too many
-/// manifolds moved to keep the rows.
+/// Steps that build all their rows, without looking, after one that found its
+/// manifolds changed or too many of them moved to keep the rows.
 pub(crate) const BACK_OFF: u32 = 8;
 
 /// What the rows were last built from.
@@ -172,8 +172,8 @@ impl RowReuse {
         }
     }
 
-    /// Too many manifolds had moved to keep the rows: the next [`BACK_OFF`] steps build
-    /// without looking.
+    /// The manifolds changed, or too many had moved to keep the rows: the next
+    /// [`BACK_OFF`] steps build without looking.
     pub(crate) fn back_off(&mut self) {
         self.wait = BACK_OFF;
     }

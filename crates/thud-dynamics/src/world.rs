@@ -927,15 +927,19 @@ impl World {
         self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
         self.contacts
             .gather(self.narrow.manifolds(), &ctx, &self.solver);
-        self.contacts.taken.clear();
-        let exact = crate::exact::Rule::of(s).is_some_and(|r| {
-            crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
-        });
-        if exact
-            || self.contacts.bouncy
-            || !self.wide.laid_out_for(&self.contacts)
-            || !self.row_reuse.same_manifolds(&self.contacts)
-        {
+        // (A step whose manifolds changed is likely followed by another: the next
+        // `reuse::BACK_OFF` steps build without looking.)
+        let same = !self.contacts.bouncy
+            && self.wide.laid_out_for(&self.contacts)
+            && self.row_reuse.same_manifolds(&self.contacts)
+            && {
+                self.contacts.taken.clear();
+                !crate::exact::Rule::of(s).is_some_and(|r| {
+                    crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
+                })
+            };
+        if !same {
+            self.row_reuse.back_off();
             return Rows::Gathered;
         }
         // The units whose manifolds moved (their points, normal or bodies' centres of
