@@ -24,9 +24,12 @@
 //! body (what reads the store's scalar rows or sets velocities); a warm-start factor of
 //! 1 (the lanes' λ are the warm impulses as they are); at most [`MAX_AGE`] steps since
 //! every row was built. Then, with `ε = reuse_rows_within`, a manifold *moved* when its
-//! normal moved more than `ε` (radians, to first order), one of its points more than
-//! `ε`, or the centre of mass of either body more than `ε` since its rows were built
-//! (a lever arm is then off by at most about `2ε`); the units (the sweep's one or two
+//! normal turned more than `ε` (radians, to first order) or a point's lever arm
+//! `p − c` on either body changed by more than `ε` since its rows were built — what the
+//! rows are made of: a stack that moves as one, points and bodies together, keeps
+//! them (a first version compared the points and the centres themselves, and
+//! `pyramid_40`, whose bodies move tens of micrometres a step, built its rows on every
+//! step; with the lever arms it keeps them on two steps in three); the units (the sweep's one or two
 //! groups of four manifolds) holding a manifold that moved — and every unit with `T`
 //! blocks, which a body of another inertia than `c·1` turns as it turns — are built
 //! again. The step:
@@ -72,18 +75,14 @@ pub(crate) struct RowReuse {
     /// Each solver body's local inverse inertia at the build (index 0, the dummy,
     /// unused).
     inertia: Vec<Mat3>,
-    /// Each solver body's centre of mass when the rows of all its manifolds were last
-    /// built.
-    coms: Vec<Vec3>,
     /// Each store manifold's narrowphase index, solver bodies and materials at the
     /// build.
     manifolds: Vec<(u32, u32, u32, f32, f32)>,
     /// Each store manifold's normal when its rows were built.
     normals: Vec<Vec3>,
-    /// Each store point's position when its rows were built.
-    points: Vec<Vec3>,
-    /// Scratch: the solver bodies that moved.
-    moved_bodies: Vec<bool>,
+    /// Each store point's lever arms `p − c` on its manifold's two bodies when its rows
+    /// were built.
+    arms: Vec<[Vec3; 2]>,
 }
 
 impl RowReuse {
@@ -116,22 +115,12 @@ impl RowReuse {
     }
 
     /// Which of the store's manifolds moved more than `eps` since their rows were
-    /// built (`out`, by manifold): the normal, a point, or the centre of mass of either
-    /// body (`com`, by solver index; a body that moved makes every manifold on it
-    /// move). The store has the build's manifolds and points
-    /// ([`same_manifolds`](Self::same_manifolds)).
-    pub(crate) fn moved(
-        &mut self,
-        store: &ContactStore,
-        com: &[Vec3],
-        eps: f32,
-        out: &mut Vec<bool>,
-    ) {
+    /// built (`out`, by manifold): the normal, or a point's lever arm on either body
+    /// (`com`: the bodies' centres of mass now, by solver index) — what the rows are
+    /// made of, so a stack that moves as one keeps them. The store has the build's
+    /// manifolds and points ([`same_manifolds`](Self::same_manifolds)).
+    pub(crate) fn moved(&self, store: &ContactStore, com: &[Vec3], eps: f32, out: &mut Vec<bool>) {
         let far = |a: Vec3, b: Vec3| (a - b).length_squared() > eps * eps;
-        self.moved_bodies.clear();
-        self.moved_bodies
-            .extend(com.iter().zip(&self.coms).map(|(&c, &c0)| far(c, c0)));
-        let bodies = &self.moved_bodies;
         out.clear();
         out.extend(
             store
@@ -141,34 +130,26 @@ impl RowReuse {
                 .zip(&self.normals)
                 .map(|((m, &(first, n)), &n0)| {
                     let r = first as usize..(first + n) as usize;
+                    let (ca, cb) = (com[m.a as usize], com[m.b as usize]);
                     far(m.normal, n0)
-                        || bodies[m.a as usize]
-                        || bodies[m.b as usize]
                         || store.inputs[r.clone()]
                             .iter()
-                            .zip(&self.points[r])
-                            .any(|(p, &p0)| far(p.point, p0))
+                            .zip(&self.arms[r])
+                            .any(|(p, &[a0, b0])| far(p.point - ca, a0) || far(p.point - cb, b0))
                 }),
         );
     }
 
-    /// Store manifold `m`'s rows have just been built again from the store.
-    pub(crate) fn rebuilt(&mut self, store: &ContactStore, m: u32) {
+    /// Store manifold `m`'s rows have just been built again from the store, with the
+    /// bodies' centres of mass `com`.
+    pub(crate) fn rebuilt(&mut self, store: &ContactStore, com: &[Vec3], m: u32) {
         let (first, n) = store.manifold_points[m as usize];
         let r = first as usize..(first + n) as usize;
-        self.normals[m as usize] = store.manifold_inputs[m as usize].normal;
-        for (p0, p) in self.points[r.clone()].iter_mut().zip(&store.inputs[r]) {
-            *p0 = p.point;
-        }
-    }
-
-    /// The rows of every manifold on the bodies that [`moved`](Self::moved) found
-    /// moved have been built again with these centres of mass.
-    pub(crate) fn rebase_bodies(&mut self, com: &[Vec3]) {
-        for ((c0, &c), &moved) in self.coms.iter_mut().zip(com).zip(&self.moved_bodies) {
-            if moved {
-                *c0 = c;
-            }
+        let mi = &store.manifold_inputs[m as usize];
+        self.normals[m as usize] = mi.normal;
+        let (ca, cb) = (com[mi.a as usize], com[mi.b as usize]);
+        for (a, p) in self.arms[r.clone()].iter_mut().zip(&store.inputs[r]) {
+            *a = [p.point - ca, p.point - cb];
         }
     }
 
@@ -184,8 +165,8 @@ impl RowReuse {
     }
 
     /// The rows were all just built with these settings, `h` and threads, for bodies
-    /// of these local inverse inertias and centres of mass (by solver index) and the
-    /// store's manifolds; `keepable` says whether a later step may keep them.
+    /// of these local inverse inertias and centres of mass `com` (by solver index) and
+    /// the store's manifolds; `keepable` says whether a later step may keep them.
     pub(crate) fn record(
         &mut self,
         keepable: Option<(&Settings, f32, usize)>,
@@ -194,11 +175,10 @@ impl RowReuse {
         store: &ContactStore,
     ) {
         self.age = 0;
-        for v in [&mut self.coms, &mut self.normals, &mut self.points] {
-            v.clear();
-        }
         self.inertia.clear();
         self.manifolds.clear();
+        self.normals.clear();
+        self.arms.clear();
         // (Steps that will not look keep nothing: the copies cost about 1 % of a step.)
         let Some((s, h, threads)) = keepable.filter(|_| self.wait == 0) else {
             self.built = None;
@@ -210,11 +190,15 @@ impl RowReuse {
             built => *built = Some((s.clone(), h, threads)),
         }
         self.inertia.extend(inertia);
-        self.coms.extend_from_slice(com);
         self.manifolds.extend(keys(store));
         self.normals
             .extend(store.manifold_inputs.iter().map(|m| m.normal));
-        self.points.extend(store.inputs.iter().map(|p| p.point));
+        for (m, &(first, n)) in store.manifold_inputs.iter().zip(&store.manifold_points) {
+            let (ca, cb) = (com[m.a as usize], com[m.b as usize]);
+            let r = first as usize..(first + n) as usize;
+            self.arms
+                .extend(store.inputs[r].iter().map(|p| [p.point - ca, p.point - cb]));
+        }
     }
 }
 
@@ -269,7 +253,7 @@ mod tests {
         (r, s)
     }
 
-    fn moved(r: &mut RowReuse, store: &ContactStore, com: &[Vec3]) -> bool {
+    fn moved(r: &RowReuse, store: &ContactStore, com: &[Vec3]) -> bool {
         let mut out = Vec::new();
         r.moved(store, com, 1e-4, &mut out);
         assert_eq!(out.len(), 1);
@@ -277,25 +261,32 @@ mod tests {
     }
 
     #[test]
-    fn a_manifold_moved_when_a_point_its_normal_or_a_body_moved_beyond_the_distance() {
+    fn a_manifold_moved_when_a_lever_arm_or_its_normal_moved_beyond_the_distance() {
         let mut s = store();
         let (mut r, _) = built(&s);
-        assert!(!moved(&mut r, &s, &COM));
+        assert!(!moved(&r, &s, &COM));
         s.inputs[1].point.x += 0.9e-4;
-        assert!(!moved(&mut r, &s, &COM));
+        assert!(!moved(&r, &s, &COM));
         s.inputs[1].point.x += 0.2e-4;
-        assert!(moved(&mut r, &s, &COM), "a point");
+        assert!(moved(&r, &s, &COM), "a point");
         s.inputs[1].point.x -= 0.2e-4;
         s.manifold_inputs[0].normal = (Vec3::Y + Vec3::X * 1.1e-4).normalize();
-        assert!(moved(&mut r, &s, &COM), "the normal");
+        assert!(moved(&r, &s, &COM), "the normal");
         s.manifold_inputs[0].normal = Vec3::Y;
         let mut com = COM;
         com[2].z += 1.1e-4;
-        assert!(moved(&mut r, &s, &com), "a body");
+        assert!(moved(&r, &s, &com), "a body under its points");
+        // The points and both bodies moved together: the same lever arms, the same rows.
+        let shift = Vec3::new(0.3, -0.2, 0.1);
+        let mut shifted = s.clone();
+        for p in &mut shifted.inputs {
+            p.point += shift;
+        }
+        let together = [COM[0], COM[1] + shift, COM[2] + shift];
+        assert!(!moved(&r, &shifted, &together));
         // Built again where it is now, it has not moved from there.
-        r.rebuilt(&s, 0);
-        r.rebase_bodies(&com);
-        assert!(!moved(&mut r, &s, &com));
+        r.rebuilt(&s, &com, 0);
+        assert!(!moved(&r, &s, &com));
     }
 
     #[test]

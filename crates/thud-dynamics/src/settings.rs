@@ -194,9 +194,9 @@ pub struct Settings {
     /// A step keeps the rows of an earlier one (`J`, `T`, `D`, their couplings) where
     /// what they were made from has not moved: the same awake bodies, manifolds and
     /// materials, no exact island, overflow set, restitution, joint or kinematic body,
-    /// and for each manifold its normal, its points and its bodies' centres of mass
-    /// within this distance (m; the normal within as many radians) of where they were
-    /// when its rows were built — the rows of the manifolds that moved are built
+    /// and for each manifold its points' lever arms on both bodies within this distance
+    /// (m; the normal within as many radians) of what they were when its rows were
+    /// built — the rows of the manifolds that moved are built
     /// again, every row where more than a quarter did, and all of them at least every
     /// 64 steps. The rows' `b̃` are made again from the new separations and velocities
     /// as between solve substeps. Default 0.1 mm; 0 builds every row every step

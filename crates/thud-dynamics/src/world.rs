@@ -942,8 +942,8 @@ impl World {
             self.row_reuse.back_off();
             return Rows::Gathered;
         }
-        // The units whose manifolds moved (their points, normal or bodies' centres of
-        // mass, which the build takes again anyway), to be built again — all of them,
+        // The units whose manifolds moved (a normal, or a point's lever arm on either
+        // body), to be built again — all of them,
         // where that is more than a quarter of the units: building a unit again costs
         // more than building it with the others (its old impulses are taken out of
         // `dV` first), and a full build needs no refresh of the kept rows. Such a step
@@ -984,10 +984,9 @@ impl World {
         self.solver.dv = dv;
         for u in (0..stale.len()).filter(|&u| stale[u]) {
             for m in self.wide.unit_manifolds(u) {
-                self.row_reuse.rebuilt(&self.contacts, m);
+                self.row_reuse.rebuilt(&self.contacts, &self.solver.com, m);
             }
         }
-        self.row_reuse.rebase_bodies(&self.solver.com);
         self.stats.rows_rebuilt = rebuilt;
         (self.stale_units, self.moved_manifolds) = (stale, moved);
         self.wide.resync(&self.contacts);

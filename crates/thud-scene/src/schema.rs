@@ -125,8 +125,8 @@ pub struct SceneSettings {
     /// Solve substeps per (sub)step; the engine's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solve_substeps: Option<u32>,
-    /// A step keeps the rows of an earlier one while its bodies and contact points
-    /// stay within this distance (m) of where they were built (0: build every step);
+    /// A step keeps the rows of an earlier one while its contact points' lever arms
+    /// stay within this distance (m) of what they were built from (0: build every step);
     /// the engine's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reuse_rows_within: Option<f32>,
