@@ -43,10 +43,11 @@
 //!   (`WideContacts::refresh` with no motion); starts the step's impulse sums and split
 //!   λ at zero.
 //!
-//! Where more than a quarter of the units moved the step builds every row instead (a
-//! unit built again costs more than one built with the others); then, and where the
+//! Where more than half the units moved the step builds every row instead (a unit
+//! built again costs more than one built with the others); then, and where the
 //! manifolds changed, the next [`BACK_OFF`] steps build without looking, so a scene
-//! that keeps moving pays for the look on one step in nine. The default `ε = 0.1 mm` is a fifth of the narrowphase's
+//! that keeps moving pays for the look on one step in nine. The default `ε = 0.1 mm`
+//! is a fifth of the narrowphase's
 //! own reuse distance (a pair keeps its manifold's points while its relative pose moves
 //! less than 0.5 mm). Measured in `docs/dynamics.md`, *Rows kept across steps*.
 

@@ -197,7 +197,7 @@ pub struct Settings {
     /// and for each manifold its points' lever arms on both bodies within this distance
     /// (m; the normal within as many radians) of what they were when its rows were
     /// built — the rows of the manifolds that moved are built
-    /// again, every row where more than a quarter did, and all of them at least every
+    /// again, every row where more than half did, and all of them at least every
     /// 64 steps. The rows' `b̃` are made again from the new separations and velocities
     /// as between solve substeps. Default 0.1 mm; 0 builds every row every step
     /// (`docs/dynamics.md`, *Rows kept across steps*).
