@@ -39,8 +39,9 @@
 //! when steps began to keep the rows of an earlier step while their bodies and points
 //! stay within `Settings::reuse_rows_within` of where they were built (`reuse.rs`;
 //! `pyramid_20` again when that became the points' lever arms instead of the points
-//! and the centres of mass, and when a step began to keep them with up to half its
-//! units built again instead of a quarter):
+//! and the centres of mass, when a step began to keep them with up to half its units
+//! built again instead of a quarter, and when the change came to be measured in the
+//! largest coordinate instead of the length):
 //! the same figures to a tenth of a millimetre; with it at 0 every old hash is
 //! reproduced, and `PINNED_BUILT` keeps them; `tower_20`, whose island the exact mode
 //! takes, builds every step.)
@@ -57,7 +58,7 @@ mod scene_world;
 use thud_dynamics::{Settings, SweepOrder};
 
 const PINNED: [(&str, u64); 3] = [
-    ("pyramid_20", 0x7214_009b_b21e_e9ed),
+    ("pyramid_20", 0x0d25_036e_d0b6_6663),
     ("pile_1000", 0x0f18_60b5_5c4e_f998),
     ("tower_20", 0x50a6_82f3_bd37_d61c),
 ];
@@ -67,7 +68,7 @@ const PINNED: [(&str, u64); 3] = [
 /// not hold these (sending the exact mode's islands to the scalar sweep in store order
 /// did not, and now stays with the sequential order).
 const PINNED_COLORED: [(&str, u64); 2] = [
-    ("pyramid_20", 0xaf4e_8ec2_af9d_8d0b),
+    ("pyramid_20", 0x430b_53ee_1e06_203b),
     ("pile_1000", 0x6ea5_3ea1_6ac9_0122),
 ];
 
