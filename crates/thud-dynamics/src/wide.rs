@@ -1346,30 +1346,8 @@ impl WideContacts {
                         // that share their slots and length at a time in eight lanes,
                         // each point's warm impulses right after its rows.
                         for u in 0..self.units.len() {
-                            let [g0, g1] = self.units[u].map(|g| g as usize);
                             let inputs = wide_build::Inputs::of(store);
-                            if self.build_pair([g0, g1], inputs, bodies, params, dv) {
-                                continue;
-                            }
-                            for gi in [g0, g1] {
-                                let Some(g) = self.groups.get_mut(gi) else {
-                                    continue;
-                                };
-                                let r = g.range();
-                                let rows = wide_build::GroupRows {
-                                    slots: &mut self.slots[g.slots()],
-                                    t: &mut self.t[g.t_range()],
-                                    side: &mut self.side[r.clone()],
-                                    lanes: &self.lanes[r],
-                                };
-                                wide_build::build_group(g, rows, inputs, bodies, params);
-                                warm_group::<false>(
-                                    g,
-                                    &self.slots[g.slots()],
-                                    &self.t[g.t_range()],
-                                    dv,
-                                );
-                            }
+                            self.build_unit(u, inputs, bodies, params, dv);
                         }
                     },
                 );
@@ -1408,6 +1386,38 @@ impl WideContacts {
                 .build(&self.units, &self.groups, bodies.len(), parts);
         }
         warmed
+    }
+
+    /// The rows of unit `u` and their warm impulses into `dv`: its two groups as one
+    /// eight-lane kernel where they can be ([`build_pair`](Self::build_pair)), else
+    /// group by group, each point's warm impulses right after its rows.
+    #[inline(always)]
+    fn build_unit(
+        &mut self,
+        u: usize,
+        inputs: wide_build::Inputs<'_>,
+        bodies: &SolverBodies,
+        params: &BuildParams,
+        dv: &mut [Velocity],
+    ) {
+        let [g0, g1] = self.units[u].map(|g| g as usize);
+        if self.build_pair([g0, g1], inputs, bodies, params, dv) {
+            return;
+        }
+        for gi in [g0, g1] {
+            let Some(g) = self.groups.get_mut(gi) else {
+                continue;
+            };
+            let r = g.range();
+            let rows = wide_build::GroupRows {
+                slots: &mut self.slots[g.slots()],
+                t: &mut self.t[g.t_range()],
+                side: &mut self.side[r.clone()],
+                lanes: &self.lanes[r],
+            };
+            wide_build::build_group(g, rows, inputs, bodies, params);
+            warm_group::<false>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
+        }
     }
 
     /// The rows of the groups `g`, and their warm impulses into `dv`, where they can be
@@ -1934,27 +1944,13 @@ impl WideContacts {
                     if !stale.get(u).copied().unwrap_or(true) {
                         continue;
                     }
-                    let [g0, g1] = self.units[u].map(|g| g as usize);
-                    for g in [g0, g1].into_iter().filter_map(|g| self.groups.get(g)) {
+                    for g in self.units[u]
+                        .iter()
+                        .filter_map(|&g| self.groups.get(g as usize))
+                    {
                         warm_group::<true>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
                     }
-                    if self.build_pair([g0, g1], inputs, bodies, params, dv) {
-                        continue;
-                    }
-                    for gi in [g0, g1] {
-                        let Some(g) = self.groups.get_mut(gi) else {
-                            continue;
-                        };
-                        let r = g.range();
-                        let rows = wide_build::GroupRows {
-                            slots: &mut self.slots[g.slots()],
-                            t: &mut self.t[g.t_range()],
-                            side: &mut self.side[r.clone()],
-                            lanes: &self.lanes[r],
-                        };
-                        wide_build::build_group(g, rows, inputs, bodies, params);
-                        warm_group::<false>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
-                    }
+                    self.build_unit(u, inputs, bodies, params, dv);
                 }
             },
         );

@@ -808,28 +808,15 @@ impl World {
             self.solver_of[slot as usize] = index;
         }
         let params = build_params(s, h, self.split_passes);
-        let ctx = BuildContext {
-            collider_body: &self.colliders.body,
-            material: &self.colliders.material,
-            solver_of: &self.solver_of,
-            island_root: &self.islands.root,
-            friction_combine: s.friction_combine,
-            restitution_combine: s.restitution_combine,
-        };
-        self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
         if !gathered {
-            self.contacts
-                .gather(self.narrow.manifolds(), &ctx, &self.solver);
+            self.gather_contacts();
         }
         self.build_joint_rows(h);
-        let s = &self.settings;
         // The store's own scalar rows, for the steps that read them: the exact mode (an
         // island it takes by size and bodies, judged from the points' inputs; its
         // manifolds are swept from those rows), the overflow set, the restitution pass.
-        self.contacts.taken.clear();
-        let exact = crate::exact::Rule::of(s).is_some_and(|r| {
-            crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
-        });
+        let exact = self.exact_takes_any();
+        let s = &self.settings;
         // The lanes' warm start rides along the build when no joint rows come first
         // (their impulses go into `dV` before the contacts').
         let warm = self.joint_rows.rows.is_empty();
@@ -916,28 +903,14 @@ impl World {
         }
         // The same manifolds with as many points (the store's inputs read the solver
         // bodies, which are the build's).
-        let ctx = BuildContext {
-            collider_body: &self.colliders.body,
-            material: &self.colliders.material,
-            solver_of: &self.solver_of,
-            island_root: &self.islands.root,
-            friction_combine: s.friction_combine,
-            restitution_combine: s.restitution_combine,
-        };
-        self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
-        self.contacts
-            .gather(self.narrow.manifolds(), &ctx, &self.solver);
+        self.gather_contacts();
         // (A step whose manifolds changed is likely followed by another: the next
         // `reuse::BACK_OFF` steps build without looking.)
         let same = !self.contacts.bouncy
             && self.wide.laid_out_for(&self.contacts)
             && self.row_reuse.same_manifolds(&self.contacts)
-            && {
-                self.contacts.taken.clear();
-                !crate::exact::Rule::of(s).is_some_and(|r| {
-                    crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
-                })
-            };
+            && !self.exact_takes_any();
+        let s = &self.settings;
         if !same {
             self.row_reuse.back_off();
             return Rows::Gathered;
@@ -1006,6 +979,32 @@ impl World {
         self.stats.warm_started = self.contacts.warm_started;
         self.stats.rows_kept = true;
         Rows::Kept
+    }
+
+    /// This step's points from the narrowphase into the contact store, with the
+    /// solver bodies as they are (`ContactStore::gather`).
+    fn gather_contacts(&mut self) {
+        let s = &self.settings;
+        let ctx = BuildContext {
+            collider_body: &self.colliders.body,
+            material: &self.colliders.material,
+            solver_of: &self.solver_of,
+            island_root: &self.islands.root,
+            friction_combine: s.friction_combine,
+            restitution_combine: s.restitution_combine,
+        };
+        self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
+        self.contacts
+            .gather(self.narrow.manifolds(), &ctx, &self.solver);
+    }
+
+    /// Whether the exact mode takes an island this step (judged from the store's
+    /// inputs, `exact::takes_any`, which marks its manifolds in `taken`).
+    fn exact_takes_any(&mut self) -> bool {
+        self.contacts.taken.clear();
+        crate::exact::Rule::of(&self.settings).is_some_and(|r| {
+            crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
+        })
     }
 
     /// The joint rows for a solve substep of `h`, from the bodies' current poses.
