@@ -46,9 +46,9 @@
 //! built again costs more than one built with the others); then, and where the
 //! manifolds changed, the next [`BACK_OFF`] steps build without looking, so a scene
 //! that keeps moving pays for the look on one step in nine. The default `ε = 0.1 mm`
-//! is a fifth of the narrowphase's
-//! own reuse distance (a pair keeps its manifold's points while its relative pose moves
-//! less than 0.5 mm). Measured in `docs/dynamics.md`, *Rows kept across steps*.
+//! is a fifth of the narrowphase's own reuse distance (a pair keeps its manifold's
+//! points while its relative pose moves less than 0.5 mm). Measured in
+//! `docs/dynamics.md`, *Rows kept across steps*.
 
 use glam::{Mat3, Vec3, Vec3A};
 
@@ -116,10 +116,9 @@ impl RowReuse {
 
     /// Which of the store's manifolds moved more than `eps` (in any coordinate) since
     /// their rows were built (`out`, by manifold): the normal, or a point's lever arm
-    /// on either body
-    /// (`com`: the bodies' centres of mass now, by solver index) — what the rows are
-    /// made of, so a stack that moves as one keeps them. The store has the build's
-    /// manifolds and points ([`same_manifolds`](Self::same_manifolds)).
+    /// on either body (`com`: the bodies' centres of mass now, by solver index) — what
+    /// the rows are made of, so a stack that moves as one keeps them. The store has the
+    /// build's manifolds and points ([`same_manifolds`](Self::same_manifolds)).
     pub(crate) fn moved(&self, store: &ContactStore, com: &[Vec3], eps: f32, out: &mut Vec<bool>) {
         // Branch-free over a manifold's points, in SIMD registers: the largest change
         // of any coordinate (`maxps` of the absolute differences) against `eps`. An
@@ -188,7 +187,8 @@ impl RowReuse {
         self.manifolds.clear();
         self.normals.clear();
         self.arms.clear();
-        // (Steps that will not look keep nothing: the copies cost about 1 % of a step.)
+        // (A step that will not look needs nothing: only the step after a back-off's
+        // last one copies.)
         let Some((s, h, threads)) = keepable.filter(|_| self.wait == 0) else {
             self.built = None;
             return;
