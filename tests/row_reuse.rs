@@ -124,3 +124,81 @@ fn a_body_moved_by_the_user_gets_its_rows_built_again() {
     let q = w.body(top).unwrap().position();
     assert!((q - p).length() < 1e-3, "{q} against {p}");
 }
+
+#[test]
+fn rows_are_built_every_step_beside_a_kinematic_body_or_a_joint_and_kept_asleep_or_awake() {
+    use thud_dynamics::{BodyBuilder, Collider, JointBuilder};
+    let base = |w: &mut World| {
+        w.add_body(
+            BodyBuilder::fixed()
+                .position(Vec3::new(0.0, -0.5, 0.0))
+                .collider(Collider::cuboid(Vec3::new(20.0, 0.5, 20.0))),
+        )
+        .unwrap();
+        for k in 0..3 {
+            w.add_body(
+                BodyBuilder::dynamic()
+                    .position(Vec3::new(0.0, 0.5 + k as f32, 0.0))
+                    .collider(Collider::cuboid(Vec3::splat(0.5))),
+            )
+            .unwrap();
+        }
+    };
+    let kept = |w: &mut World| {
+        (0..120)
+            .map(|_| {
+                w.step().unwrap();
+                usize::from(w.stats().rows_kept)
+            })
+            .sum::<usize>()
+    };
+    // A resting column keeps its rows.
+    let mut w = World::new(Settings::without_sleeping());
+    base(&mut w);
+    assert!(kept(&mut w) > 100);
+    // A kinematic body anywhere in the world (its velocity is set, not integrated):
+    // every step builds.
+    let mut w = World::new(Settings::without_sleeping());
+    base(&mut w);
+    w.add_body(
+        BodyBuilder::kinematic()
+            .position(Vec3::new(5.0, 0.5, 0.0))
+            .collider(Collider::cuboid(Vec3::splat(0.5))),
+    )
+    .unwrap();
+    assert_eq!(kept(&mut w), 0);
+    // A joint (its rows are built every solve substep): every step builds.
+    let mut w = World::new(Settings::without_sleeping());
+    base(&mut w);
+    let bob = w
+        .add_body(
+            BodyBuilder::dynamic()
+                .position(Vec3::new(5.0, 3.0, 0.0))
+                .collider(Collider::sphere(0.2)),
+        )
+        .unwrap();
+    w.add_joint(JointBuilder::ball(None, bob).world_anchor(Vec3::new(5.0, 4.0, 0.0)))
+        .unwrap();
+    assert_eq!(kept(&mut w), 0);
+    // With sleeping on, the column keeps its rows (awake, and asleep with nothing to
+    // build), falls asleep as when it builds them, and ends where that one does.
+    let run = |reuse_rows_within: f32| {
+        let mut w = World::new(Settings {
+            reuse_rows_within,
+            ..Settings::default()
+        });
+        base(&mut w);
+        let k = kept(&mut w);
+        let end: Vec<_> = w
+            .bodies()
+            .map(|(_, b)| (b.position(), b.is_sleeping()))
+            .collect();
+        (k, end)
+    };
+    let ((k, with), (none, without)) = (run(1e-4), run(0.0));
+    assert!(k > 100 && none == 0, "{k} {none}");
+    for ((pk, sk), (pb, sb)) in with.into_iter().zip(without) {
+        assert_eq!(sk, sb);
+        assert!((pk - pb).length() < 1e-6, "{pk} against {pb}");
+    }
+}
