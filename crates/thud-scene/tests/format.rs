@@ -171,3 +171,22 @@ fn missing_file_is_an_io_error() {
     let e = load_file(std::path::Path::new("/nonexistent/x.ron")).unwrap_err();
     assert!(matches!(e, SceneError::Io { .. }));
 }
+
+#[test]
+fn scene_settings_reach_the_world_settings() {
+    let scene = load_str(
+        "(settings: (friction_stride: Some(1), reuse_rows_within: Some(0.0)))",
+        "s.ron",
+    )
+    .unwrap();
+    let s = thud_scene::instantiate::settings_of(&scene.settings);
+    assert_eq!((s.friction_stride, s.reuse_rows_within), (1, 0.0));
+    // Absent, the engine's defaults.
+    let plain = load_str("()", "p.ron").unwrap();
+    let d = thud_dynamics::Settings::default();
+    let s = thud_scene::instantiate::settings_of(&plain.settings);
+    assert_eq!(
+        (s.friction_stride, s.reuse_rows_within),
+        (d.friction_stride, d.reuse_rows_within)
+    );
+}
