@@ -63,6 +63,10 @@ pub struct RunArgs {
     /// (default 2; 1: every sweep).
     #[arg(long)]
     pub friction_stride: Option<u32>,
+    /// A step keeps the contact rows of an earlier one while their lever arms and
+    /// normals stay within this distance, m (default 0.0001; 0: build every step).
+    #[arg(long, allow_negative_numbers = true)]
+    pub reuse_rows: Option<f32>,
     /// Solve substeps per step.
     #[arg(long)]
     pub solve_substeps: Option<u32>,

@@ -47,6 +47,11 @@ fn bad_option(args: &RunArgs) -> Option<String> {
     if args.friction_stride == Some(0) {
         return Some("--friction-stride must be ≥ 1".into());
     }
+    if let Some(d) = args.reuse_rows
+        && !(d.is_finite() && d >= 0.0)
+    {
+        return Some(format!("--reuse-rows must be ≥ 0 m, got {d}"));
+    }
     if args.threads == Some(0) {
         return Some("--threads must be ≥ 1".into());
     }
@@ -74,6 +79,7 @@ pub fn run(args: &RunArgs) -> u8 {
         iterations: args.iterations,
         substep_iterations: args.substep_iterations,
         friction_stride: args.friction_stride,
+        reuse_rows_within: args.reuse_rows,
         solve_substeps: args.solve_substeps,
         sleeping: args.sleep.map(|s| s == OnOff::On),
         threads,

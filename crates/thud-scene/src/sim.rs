@@ -48,6 +48,8 @@ pub struct RunOptions {
     pub substep_iterations: Option<u32>,
     /// Friction rows every `friction_stride`-th sweep (`Settings::friction_stride`).
     pub friction_stride: Option<u32>,
+    /// Rows kept across steps within this distance (`Settings::reuse_rows_within`).
+    pub reuse_rows_within: Option<f32>,
     /// Solve substeps per step.
     pub solve_substeps: Option<u32>,
     /// Sleeping on or off.
@@ -117,6 +119,15 @@ impl Simulation {
         }
         if let Some(k) = options.friction_stride {
             scene.settings.friction_stride = Some(k.max(1));
+        }
+        if let Some(d) = options.reuse_rows_within {
+            if !(d.is_finite() && d >= 0.0) {
+                return Err(SceneError::Engine {
+                    body: None,
+                    message: format!("reuse_rows_within must be ≥ 0 m, got {d}"),
+                });
+            }
+            scene.settings.reuse_rows_within = Some(d);
         }
         if let Some(n) = options.solve_substeps {
             scene.settings.solve_substeps = Some(n.max(1));
