@@ -837,13 +837,7 @@ impl World {
         self.store_rows = h < step_h && (self.stats.overflow > 0 || exact);
         self.exact_last_step = exact && s.solve_substeps > 1;
         self.stats.joint_rows += self.joint_rows.rows.len();
-        self.stats.awake_bodies += self.solver.len() - 1;
-        self.stats.contacts = self.contacts.inputs.len();
-        self.stats.manifolds = self.contacts.manifolds;
-        self.stats.rows = self.contacts.rows();
-        self.stats.warm_started = self.contacts.warm_started;
-        self.stats.rows_kept = false;
-        self.stats.rows_rebuilt = 0;
+        self.count_rows(None);
         let s = &self.settings;
         let keepable = s.reuse_rows_within > 0.0
             && s.warm_start == 1.0
@@ -961,7 +955,6 @@ impl World {
                 self.row_reuse.rebuilt(&self.contacts, &self.solver.com, m);
             }
         }
-        self.stats.rows_rebuilt = rebuilt;
         (self.stale_units, self.moved_manifolds) = (stale, moved);
         self.wide.resync(&self.contacts);
         self.wide.refresh(&self.solver.pseudo, h, &params, None);
@@ -971,13 +964,21 @@ impl World {
         self.store_rows = false;
         self.exact_last_step = false;
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
+        self.count_rows(Some(rebuilt));
+        Rows::Kept
+    }
+
+    /// The counters of the rows a (sub)step solves: awake bodies, points, manifolds,
+    /// rows, warm-started points, and whether it kept earlier rows (`Some`: how many
+    /// units it built again) or built them all (`None`).
+    fn count_rows(&mut self, kept: Option<usize>) {
         self.stats.awake_bodies += self.solver.len() - 1;
         self.stats.contacts = self.contacts.inputs.len();
         self.stats.manifolds = self.contacts.manifolds;
         self.stats.rows = self.contacts.rows();
         self.stats.warm_started = self.contacts.warm_started;
-        self.stats.rows_kept = true;
-        Rows::Kept
+        self.stats.rows_kept = kept.is_some();
+        self.stats.rows_rebuilt = kept.unwrap_or(0);
     }
 
     /// This step's points from the narrowphase into the contact store, with the
