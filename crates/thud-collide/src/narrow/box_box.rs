@@ -9,7 +9,8 @@
 //!
 //! and for intersecting boxes the largest `s` over the 15 axes is minus the
 //! penetration depth along the best axis. If any `s` exceeds the margin there is
-//! no contact. Edge axes with `|eᵢ × R_j| < 10⁻³` are skipped: nearly parallel
+//! no contact. All fifteen are computed at once (`gaps`), then tested together: per
+//! axis branches, mispredicted in a heap of turned boxes, cost more. Edge axes with `|eᵢ × R_j| < 10⁻³` are skipped: nearly parallel
 //! edges are already covered by the face axes, and the division would amplify
 //! rounding.
 //!
@@ -31,13 +32,19 @@
 //! direction `eᵢ` farthest along `n` on A, along `−n` on B) gives one point: the
 //! closest points of the two edges, clamped to their lengths. Feature id: bit 31,
 //! edge axes and the edges' corner signs.
+//!
+//! **Points from the reference frame.** Both contacts are found in the reference
+//! box's frame, where the point on the reference box *is* its local anchor; the other
+//! box's anchor is `Rᵀ·(p − t)` and the world point the midpoint through the reference
+//! box's rotation matrix (no round trip through the world, four quaternion rotations a
+//! point).
 
-use glam::{Mat3, Vec3};
+use glam::{Mat3, Mat3A, Vec3, Vec3A, Vec3Swizzles};
 
 use super::clip::{
-    Candidate, Candidates, ClipVertex, PLANE_LINE, Poly, clip_polygon, lines_code, reduce,
+    Candidate, Candidates, ClipVertex, PLANE_LINE, Quad8, clip_axis, lines_code, reduce,
 };
-use crate::{Manifold, Pose};
+use crate::{ContactPoint, FeatureId, Manifold, Pose};
 
 const FACE_TOL: f32 = 5e-4;
 const EDGE_TOL: f32 = 1e-3;
@@ -55,117 +62,129 @@ pub(crate) fn cuboid_cuboid(
     pose_b: &Pose,
     margin: f32,
 ) -> Option<Manifold> {
+    let d = pose_b.position - pose_a.position;
     let ra = pose_a.rotation_matrix();
     let rb = pose_b.rotation_matrix();
     let r = ra.transpose() * rb;
-    let t = ra.transpose() * (pose_b.position - pose_a.position);
-    let rc = [r.x_axis, r.y_axis, r.z_axis];
-    let abs = [rc[0].abs(), rc[1].abs(), rc[2].abs()];
-
-    // A's faces.
-    let mut sep_a = f32::MIN;
-    let mut ia = 0;
-    for i in 0..3 {
-        let s = t[i].abs() - ha[i] - (abs[0][i] * hb.x + abs[1][i] * hb.y + abs[2][i] * hb.z);
-        if s > margin {
-            return None;
-        }
-        if s > sep_a {
-            sep_a = s;
-            ia = i;
-        }
+    let t = ra.transpose() * d;
+    let (sa, sb, edges) = gaps(&r, t, ha, hb);
+    // Any separating axis: no contact.
+    let over = Vec3A::splat(margin);
+    let apart = sa.cmpgt(over) | sb.cmpgt(over) | edges[0].cmpgt(over);
+    if (apart | edges[1].cmpgt(over) | edges[2].cmpgt(over)).any() {
+        return None;
     }
-    // B's faces.
-    let mut sep_b = f32::MIN;
-    let mut jb = 0;
-    for j in 0..3 {
-        let s = t.dot(rc[j]).abs() - abs[j].dot(ha) - hb[j];
-        if s > margin {
-            return None;
-        }
-        if s > sep_b {
-            sep_b = s;
-            jb = j;
-        }
-    }
-    // Edge pairs, from the entries of `R` (derived at `edge_gap`): for `L = eᵢ × R_j`,
-    // `L·e_u = −R_vj`, `L·e_v = R_uj` and `L·R_k = ±R_im` (`m` the third index), so
-    // the gap times `|L|` costs a few products; `L` is normalized for the best axis only.
-    let mut sep_e = f32::MIN;
-    let mut best = None;
-    for i in 0..3 {
-        for j in 0..3 {
-            let Some(s) = edge_gap(i, j, &rc, &abs, t, ha, hb) else {
-                continue;
-            };
-            if s > margin {
-                return None;
-            }
-            if s > sep_e {
-                sep_e = s;
-                best = Some((i, j));
-            }
-        }
-    }
-
+    // The best (largest) gap of each family, the first of equals.
+    let (sep_a, ia) = first_max(&[sa]);
+    let (sep_b, jb) = first_max(&[sb]);
+    let (sep_e, e) = first_max(&edges);
+    let best = (sep_e > f32::NEG_INFINITY).then_some((e / 3, e % 3));
     let face_max = sep_a.max(sep_b);
     if let Some((i, j)) = best.filter(|_| sep_e > face_max + EDGE_TOL) {
-        let n = [Vec3::X, Vec3::Y, Vec3::Z][i].cross(rc[j]);
+        let n = [Vec3::X, Vec3::Y, Vec3::Z][i].cross(r.col(j));
         let edge = (i, j, n / n.length());
-        return Some(edge_contact(ha, hb, pose_a, pose_b, &r, t, edge));
+        return Some(edge_contact(ha, hb, (&ra, pose_a.position), &r, t, edge));
     }
     if sep_b > sep_a + FACE_TOL {
         // B holds the reference face: express A in B's frame.
         let rt = r.transpose();
         let tt = -(rt * t);
-        let mut m = face_contact(hb, ha, &rt, tt, jb, margin, pose_b, pose_a, true);
+        let refb = (&rb, pose_b.position);
+        let mut m = face_contact(hb, ha, &rt, tt, jb, margin, refb, true);
         // The reference box was B: flip so the normal points from A to B.
         m.flip();
         Some(m)
     } else {
-        Some(face_contact(
-            ha, hb, &r, t, ia, margin, pose_a, pose_b, false,
-        ))
+        let refa = (&ra, pose_a.position);
+        Some(face_contact(ha, hb, &r, t, ia, margin, refa, false))
     }
 }
 
-/// The gap `s(L)` along the unit edge axis `L = eᵢ × R_j / |eᵢ × R_j|` of A's edge
-/// direction `i` and B's `j` (`rc` the columns of `R`, `abs` their absolute values),
-/// or `None` where the edges are nearly parallel (`|eᵢ × R_j| < 10⁻³`).
+/// The gaps along the 15 candidate axes, computed all at once (no early exit: the
+/// branches of a test per axis cost more, mispredicted, than the few vector operations
+/// the axes left over take): A's faces `sa` (over `i`), B's faces `sb` (over `j`), and
+/// the edge axes, `edges[i]` over `j`.
 ///
-/// With `(u, v)` the two indices after `i` and `(p, q)` the two after `j`, the
-/// components of `eᵢ × R_j` are `L_u = −R_vj`, `L_v = R_uj` (and `L_i = 0`), and for
-/// a rotation `(eᵢ × R_j)·R_p = eᵢ·(R_j × R_p) = R_iq`, `(eᵢ × R_j)·R_q = −R_ip`. So
+/// **Faces.** `sa_i = |t_i| − h_a,i − Σⱼ |R_ij| h_b,j`, `sb_j = |t·R_j| − Σᵢ |R_ij| h_a,i − h_b,j`.
+///
+/// **Edges.** For `L = eᵢ × R_j`, with `(u, v)` the two indices after `i` and `(p, q)`
+/// the two after `j`, the components are `L_u = −R_vj`, `L_v = R_uj` (and `L_i = 0`),
+/// and for a rotation `(eᵢ × R_j)·R_p = eᵢ·(R_j × R_p) = R_iq`, `(eᵢ × R_j)·R_q = −R_ip`. So
 ///
 /// `|L|·s = |t_v R_uj − t_u R_vj| − (h_a,u |R_vj| + h_a,v |R_uj|) − (h_b,p |R_iq| + h_b,q |R_ip|)`:
-/// a few products from `R`'s entries instead of a normalized axis dotted with
-/// both boxes' axes.
+/// a few products from `R`'s entries instead of a normalized axis dotted with both
+/// boxes' axes. Over `j` at once these are rows of `R` (`R_u·`, `R_v·`) and row `i` of
+/// `|R|` with its entries turned (`(p, q)` runs `(1, 2), (2, 0), (0, 1)`). Axes with
+/// `|L| < 10⁻³` get `−∞`: nearly parallel edges are covered by the face axes, and the
+/// division would amplify rounding.
 #[inline(always)]
-fn edge_gap(
-    i: usize,
-    j: usize,
-    rc: &[Vec3; 3],
-    abs: &[Vec3; 3],
-    t: Vec3,
-    ha: Vec3,
-    hb: Vec3,
-) -> Option<f32> {
-    let (u, v) = ((i + 1) % 3, (i + 2) % 3);
-    let (p, q) = ((j + 1) % 3, (j + 2) % 3);
-    let c = rc[j];
-    let len = (c[u] * c[u] + c[v] * c[v]).sqrt();
-    if len < 1e-3 {
-        return None;
-    }
-    let s = (t[v] * c[u] - t[u] * c[v]).abs()
-        - (ha[u] * abs[j][v] + ha[v] * abs[j][u])
-        - (hb[p] * abs[q][i] + hb[q] * abs[p][i]);
-    Some(s / len)
+fn gaps(r: &Mat3, t: Vec3, ha: Vec3, hb: Vec3) -> (Vec3A, Vec3A, [Vec3A; 3]) {
+    let r = Mat3A::from(*r);
+    let (t, ha, hb) = (Vec3A::from(t), Vec3A::from(ha), Vec3A::from(hb));
+    let cols = [r.x_axis.abs(), r.y_axis.abs(), r.z_axis.abs()];
+    let rt = r.transpose();
+    let rows = [rt.x_axis, rt.y_axis, rt.z_axis];
+    let abs_rows = rows.map(Vec3A::abs);
+    let sa = t.abs() - ha - (cols[0] * hb.x + cols[1] * hb.y + cols[2] * hb.z);
+    let tb = rows[0] * t.x + rows[1] * t.y + rows[2] * t.z;
+    let sb = tb.abs() - (abs_rows[0] * ha.x + abs_rows[1] * ha.y + abs_rows[2] * ha.z) - hb;
+    let (ta, ha_a) = (t.to_array(), ha.to_array());
+    let edges = std::array::from_fn(|i| {
+        let (u, v) = ((i + 1) % 3, (i + 2) % 3);
+        let (ru, rv) = (rows[u], rows[v]);
+        let len = (ru * ru + rv * rv).sqrt();
+        let ai = abs_rows[i];
+        let s = (ta[v] * ru - ta[u] * rv).abs()
+            - (ha_a[u] * abs_rows[v] + ha_a[v] * abs_rows[u])
+            - (hb.yzx() * ai.zxy() + hb.zxy() * ai.yzx());
+        Vec3A::select(len.cmpge(Vec3A::splat(1e-3)), s / len, Vec3A::NEG_INFINITY)
+    });
+    (sa, sb, edges)
 }
 
-/// Face contact with reference box `hr` (frame of `ref_pose`) and incident box `hi`
-/// whose axes are the columns of `r` and centre `t` in the reference frame. The
-/// manifold returned has its normal pointing from the reference box to the
+/// The largest entry of `v` (lanes `0..3` of each, in order) and the index of its first
+/// occurrence (`3·k + lane`).
+#[inline(always)]
+fn first_max(v: &[Vec3A]) -> (f32, usize) {
+    let max = v
+        .iter()
+        .fold(f32::NEG_INFINITY, |m, x| m.max(x.max_element()));
+    let at = Vec3A::splat(max);
+    let mask = v
+        .iter()
+        .enumerate()
+        .fold(0u32, |m, (k, x)| m | (x.cmpeq(at).bitmask() << (3 * k)));
+    (max, (mask.trailing_zeros() as usize).min(3 * v.len() - 1))
+}
+
+/// A contact point from the reference box's frame, where the box pair works: `pa`
+/// on the reference box (its local point as it is), `pb` on the other box (whose axes
+/// are the columns of `r` and centre `t` there: local `rᵀ·(pb − t)`), the world point
+/// their midpoint through the reference box's rotation `frame.0` and position
+/// `frame.1`. Two matrix products instead of four quaternion rotations.
+#[inline(always)]
+fn push_point(
+    m: &mut Manifold,
+    frame: (&Mat3, Vec3),
+    rt: &Mat3,
+    t: Vec3,
+    (pa, pb): (Vec3, Vec3),
+    separation: f32,
+    id: u32,
+) {
+    m.points.push(ContactPoint {
+        local_a: pa,
+        local_b: *rt * (pb - t),
+        point: *frame.0 * ((pa + pb) * 0.5) + frame.1,
+        separation,
+        feature: FeatureId(id),
+        user: [0.0; 3],
+    });
+}
+
+/// Face contact with reference box `hr` (rotation and position `frame`) and incident
+/// box `hi` whose axes are the columns of `r` and centre `t` in the reference frame.
+/// The manifold returned has its normal pointing from the reference box to the
 /// incident one and `local_a` on the reference box.
 #[allow(clippy::too_many_arguments)]
 fn face_contact(
@@ -175,11 +194,11 @@ fn face_contact(
     t: Vec3,
     axis: usize,
     margin: f32,
-    ref_pose: &Pose,
-    inc_pose: &Pose,
+    frame: (&Mat3, Vec3),
     flip: bool,
 ) -> Manifold {
-    let s = sgn(t[axis]);
+    let (hr, hi_a) = (hr.to_array(), hi.to_array());
+    let s = sgn(t.to_array()[axis]);
     let mut n = Vec3::ZERO;
     n[axis] = s;
     // Incident face: most anti-parallel to n, in the incident frame.
@@ -191,36 +210,27 @@ fn face_contact(
     } else {
         2
     };
-    let sk = -sgn(ni[k]);
+    let sk = -sgn(ni.to_array()[k]);
     let (u, v) = ((k + 1) % 3, (k + 2) % 3);
-    let mut poly = Poly::new();
+    // Its corners: the face centre plus or minus the two half-edges.
+    let centre = t + r.col(k) * (sk * hi_a[k]);
+    let (eu, ev) = (r.col(u) * hi_a[u], r.col(v) * hi_a[v]);
+    let mut poly = Quad8::new();
     for (m, (su, sv)) in [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
         .into_iter()
         .enumerate()
     {
-        let mut local = Vec3::ZERO;
-        local[k] = sk * hi[k];
-        local[u] = su * hi[u];
-        local[v] = sv * hi[v];
         poly.push(ClipVertex {
-            p: *r * local + t,
+            p: centre + eu * su + ev * sv,
             lines: [((m + 3) % 4) as u8, m as u8],
         });
     }
+    // The reference face's four side planes, `±x[a1] ≤ h[a1]`, `±x[a2] ≤ h[a2]`.
     let (a1, a2) = ((axis + 1) % 3, (axis + 2) % 3);
-    let mut planes = [
-        (Vec3::ZERO, hr[a1]),
-        (Vec3::ZERO, hr[a1]),
-        (Vec3::ZERO, hr[a2]),
-        (Vec3::ZERO, hr[a2]),
-    ];
-    planes[0].0[a1] = 1.0;
-    planes[1].0[a1] = -1.0;
-    planes[2].0[a2] = 1.0;
-    planes[3].0[a2] = -1.0;
-    let mut tmp = Poly::new();
-    for (q, (pn, d)) in planes.iter().enumerate() {
-        clip_polygon(&poly, *pn, *d, PLANE_LINE + q as u8, &mut tmp);
+    let planes = [(a1, 1.0), (a1, -1.0), (a2, 1.0), (a2, -1.0)];
+    let mut tmp = Quad8::new();
+    for (q, &(a, sign)) in planes.iter().enumerate() {
+        clip_axis(&poly, a, sign, hr[a], PLANE_LINE + q as u8, &mut tmp);
         std::mem::swap(&mut poly, &mut tmp);
         if poly.is_empty() {
             break;
@@ -230,8 +240,8 @@ fn face_contact(
     let inc_face = (k * 2 + usize::from(sk < 0.0)) as u32;
     let base = (1u32 << 30) | (u32::from(flip) << 29) | (ref_face << 24) | (inc_face << 20);
     let mut cands = Candidates::new();
-    for cv in &poly {
-        let sep = s * cv.p[axis] - hr[axis];
+    for cv in poly.as_slice() {
+        let sep = s * cv.p.to_array()[axis] - hr[axis];
         if sep <= margin {
             cands.push(Candidate {
                 pa: cv.p - n * sep,
@@ -242,25 +252,21 @@ fn face_contact(
         }
     }
     reduce(&mut cands, n);
-    let mut m = Manifold::new(ref_pose.transform_vector(n));
+    let mut m = Manifold::new(frame.0.col(axis) * s);
+    let rt = r.transpose();
     for c in &cands {
-        m.push_world(
-            ref_pose,
-            inc_pose,
-            ref_pose.transform_point(c.pa),
-            ref_pose.transform_point(c.pb),
-            c.id,
-        );
+        push_point(&mut m, frame, &rt, t, (c.pa, c.pb), c.sep, c.id);
     }
     m
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Edge contact of A's edge direction `i` and B's `j` along the unit axis `n` (A's
+/// frame; B's axes the columns of `r`, its centre `t`); `frame` is A's world rotation
+/// and position.
 fn edge_contact(
     ha: Vec3,
     hb: Vec3,
-    pose_a: &Pose,
-    pose_b: &Pose,
+    frame: (&Mat3, Vec3),
     r: &Mat3,
     t: Vec3,
     edge: (usize, usize, Vec3),
@@ -282,7 +288,8 @@ fn edge_contact(
     let mut da = Vec3::ZERO;
     da[i] = 1.0;
     // B's supporting edge along its axis j, in B's frame then A's.
-    let nb = r.transpose() * n;
+    let rt = r.transpose();
+    let nb = rt * n;
     let mut cb_local = Vec3::ZERO;
     let mut code_b = 0u32;
     for k in 0..3 {
@@ -304,14 +311,8 @@ fn edge_contact(
     let pa = ca + da * sa;
     let pb = cb + db * sb;
     let id = (1u32 << 31) | ((i as u32) << 12) | (code_a << 8) | ((j as u32) << 4) | code_b;
-    let mut m = Manifold::new(pose_a.transform_vector(n));
-    m.push_world(
-        pose_a,
-        pose_b,
-        pose_a.transform_point(pa),
-        pose_a.transform_point(pb),
-        id,
-    );
+    let mut m = Manifold::new(*frame.0 * n);
+    push_point(&mut m, frame, &rt, t, (pa, pb), n.dot(pb - pa), id);
     m
 }
 
@@ -322,11 +323,9 @@ mod tests {
 
     use super::*;
 
-    /// The gap along an edge axis as the separating-axis theorem states it: the
-    /// normalized axis dotted with the offset and with every half-extent vector.
-    fn gap_by_definition(i: usize, j: usize, rc: &[Vec3; 3], t: Vec3, ha: Vec3, hb: Vec3) -> f32 {
-        let n = [Vec3::X, Vec3::Y, Vec3::Z][i].cross(rc[j]);
-        let n = n / n.length();
+    /// The gap along a unit axis `n` as the separating-axis theorem states it: the
+    /// offset and every half-extent vector dotted with it.
+    fn gap_by_definition(n: Vec3, rc: &[Vec3; 3], t: Vec3, ha: Vec3, hb: Vec3) -> f32 {
         t.dot(n).abs()
             - n.abs().dot(ha)
             - (n.dot(rc[0]).abs() * hb.x + n.dot(rc[1]).abs() * hb.y + n.dot(rc[2]).abs() * hb.z)
@@ -334,7 +333,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn edge_gaps_from_the_entries_of_r_match_the_definition(
+        fn the_fifteen_gaps_match_the_definition(
             q in (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0),
             t in (-3.0f32..3.0, -3.0f32..3.0, -3.0f32..3.0),
             ha in (0.05f32..2.0, 0.05f32..2.0, 0.05f32..2.0),
@@ -344,18 +343,44 @@ mod tests {
             prop_assume!(q.length() > 0.1);
             let r = Mat3::from_quat(q.normalize());
             let rc = [r.x_axis, r.y_axis, r.z_axis];
-            let abs = rc.map(Vec3::abs);
             let (t, ha, hb) = (Vec3::from(t), Vec3::from(ha), Vec3::from(hb));
+            let (sa, sb, edges) = gaps(&r, t, ha, hb);
+            let scale = 1e-4 * (1.0 + t.length() + ha.length() + hb.length());
+            let axes = [Vec3::X, Vec3::Y, Vec3::Z];
             for i in 0..3 {
+                let d = gap_by_definition(axes[i], &rc, t, ha, hb);
+                prop_assert!((sa[i] - d).abs() <= scale, "A's face {i}: {} against {d}", sa[i]);
+                let d = gap_by_definition(rc[i], &rc, t, ha, hb);
+                prop_assert!((sb[i] - d).abs() <= scale, "B's face {i}: {} against {d}", sb[i]);
                 for j in 0..3 {
-                    let Some(s) = edge_gap(i, j, &rc, &abs, t, ha, hb) else {
+                    let n = axes[i].cross(rc[j]);
+                    let s = edges[i][j];
+                    if n.length() < 1e-3 {
+                        prop_assert!(s == f32::NEG_INFINITY, "axis {i}×{j} is nearly parallel");
                         continue;
-                    };
-                    let d = gap_by_definition(i, j, &rc, t, ha, hb);
-                    let scale = 1.0 + t.length() + ha.length() + hb.length();
-                    prop_assert!((s - d).abs() <= 1e-4 * scale, "axis {i}×{j}: {s} against {d}");
+                    }
+                    let d = gap_by_definition(n / n.length(), &rc, t, ha, hb);
+                    prop_assert!((s - d).abs() <= scale, "axis {i}×{j}: {s} against {d}");
                 }
             }
+        }
+
+        /// The largest entry and where it first occurs, as a plain scan finds them.
+        #[test]
+        fn first_max_is_the_first_largest(v in proptest::collection::vec(-2i8..3, 9)) {
+            let x: Vec<f32> = v.iter().map(|&k| f32::from(k)).collect();
+            let lanes = [0, 3, 6].map(|k| Vec3A::new(x[k], x[k + 1], x[k + 2]));
+            let mut want = (f32::MIN, 0);
+            for (k, &e) in x.iter().enumerate() {
+                if e > want.0 {
+                    want = (e, k);
+                }
+            }
+            prop_assert_eq!(first_max(&lanes), want);
+            prop_assert_eq!(first_max(&lanes[..1]), (x[0].max(x[1]).max(x[2]), {
+                let m = x[0].max(x[1]).max(x[2]);
+                x.iter().position(|&e| e == m).unwrap_or(0)
+            }));
         }
     }
 

@@ -85,17 +85,112 @@ pub(crate) fn clip_polygon(input: &Poly, n: Vec3, d: f32, line: u8, out: &mut Po
     for &cur in input.iter() {
         let dc = n.dot(cur.p) - d;
         if (dp <= 0.0) != (dc <= 0.0) {
-            let t = dp / (dp - dc);
-            out.push(ClipVertex {
-                p: prev.p + (cur.p - prev.p) * t,
-                lines: [shared(prev.lines, cur.lines), line],
-            });
+            out.push(cut(prev, cur, dp, dc, line));
         }
         if dc <= 0.0 {
             out.push(cur);
         }
         prev = cur;
         dp = dc;
+    }
+}
+
+/// A polygon of at most [`Quad8::CAP`] vertices in a fixed array: a box face (four
+/// corners) clipped by a box face's four side planes gains at most one vertex per
+/// plane. No heap and no spill check on every push, which the box pair's clipping
+/// paid for with [`Poly`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Quad8 {
+    v: [ClipVertex; Self::CAP],
+    len: usize,
+}
+
+impl Quad8 {
+    /// The room: 4 corners and one vertex per clip plane.
+    pub(crate) const CAP: usize = 8;
+
+    pub(crate) fn new() -> Self {
+        Self {
+            v: [ClipVertex {
+                p: Vec3::ZERO,
+                lines: [0, 0],
+            }; Self::CAP],
+            len: 0,
+        }
+    }
+
+    /// Appends `v`; a vertex past the room is dropped (only a polygon that rounding
+    /// made non-convex can get there, and its first eight vertices still bound it).
+    #[inline(always)]
+    pub(crate) fn push(&mut self, v: ClipVertex) {
+        if let Some(slot) = self.v.get_mut(self.len) {
+            *slot = v;
+            self.len += 1;
+        }
+    }
+
+    pub(crate) fn as_slice(&self) -> &[ClipVertex] {
+        &self.v[..self.len]
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Clips `input` to the half-space `sign·x[axis] ≤ d` (plane line id `line`): what
+/// [`clip_polygon`] does with the plane normal `sign·e_axis`, the same vertices bit for
+/// bit (`n·x` of a signed unit axis is `±x[axis]` exactly), without the dot products.
+pub(crate) fn clip_axis(input: &Quad8, axis: usize, sign: f32, d: f32, line: u8, out: &mut Quad8) {
+    out.len = 0;
+    let v = input.as_slice();
+    let dist = |p: Vec3| sign * p.to_array()[axis] - d;
+    match v.len() {
+        0 => {}
+        1 => {
+            if dist(v[0].p) <= 0.0 {
+                out.push(v[0]);
+            }
+        }
+        2 => {
+            let (a, b) = (v[0], v[1]);
+            let (da, db) = (dist(a.p), dist(b.p));
+            if da <= 0.0 {
+                out.push(a);
+            }
+            if (da <= 0.0) != (db <= 0.0) {
+                out.push(cut(a, b, da, db, line));
+            }
+            if db <= 0.0 {
+                out.push(b);
+            }
+        }
+        k => {
+            let mut prev = v[k - 1];
+            let mut dp = dist(prev.p);
+            for &cur in v {
+                let dc = dist(cur.p);
+                if (dp <= 0.0) != (dc <= 0.0) {
+                    out.push(cut(prev, cur, dp, dc, line));
+                }
+                if dc <= 0.0 {
+                    out.push(cur);
+                }
+                prev = cur;
+                dp = dc;
+            }
+        }
+    }
+}
+
+/// The point where the segment `from → to` (heights `df`, `dt` over a clip plane of
+/// line id `line`) crosses the plane.
+#[inline(always)]
+fn cut(from: ClipVertex, to: ClipVertex, df: f32, dt: f32, line: u8) -> ClipVertex {
+    let t = df / (df - dt);
+    ClipVertex {
+        p: from.p + (to.p - from.p) * t,
+        lines: [shared(from.lines, to.lines), line],
     }
 }
 
@@ -109,17 +204,10 @@ fn clip_segment(input: &Poly, n: Vec3, d: f32, line: u8, out: &mut Poly) {
     }
     let (a, b) = (input[0], input[1]);
     let (da, db) = (n.dot(a.p) - d, n.dot(b.p) - d);
-    let cut = |from: ClipVertex, to: ClipVertex, df: f32, dt: f32| {
-        let t = df / (df - dt);
-        ClipVertex {
-            p: from.p + (to.p - from.p) * t,
-            lines: [shared(from.lines, to.lines), line],
-        }
-    };
     match (da <= 0.0, db <= 0.0) {
         (true, true) => out.extend([a, b]),
-        (true, false) => out.extend([a, cut(a, b, da, db)]),
-        (false, true) => out.extend([cut(a, b, da, db), b]),
+        (true, false) => out.extend([a, cut(a, b, da, db, line)]),
+        (false, true) => out.extend([cut(a, b, da, db, line), b]),
         (false, false) => {}
     }
 }
