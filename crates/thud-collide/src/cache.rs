@@ -116,6 +116,9 @@ pub struct NarrowPhase {
     /// `apply_patches`). Off, every update is the full one (only in the tests that
     /// compare the two).
     splice: bool,
+    /// Counts the updates that may have changed the list's layout (see
+    /// [`NarrowPhase::layout`]).
+    layout: u64,
 }
 
 impl Default for NarrowPhase {
@@ -149,6 +152,7 @@ impl NarrowPhase {
             inserts: Patches::default(),
             gone: false,
             splice: true,
+            layout: 0,
         }
     }
 
@@ -185,6 +189,17 @@ impl NarrowPhase {
             d2: self.reuse_distance * self.reuse_distance,
             cos: self.reuse_cos_half_angle,
         }
+    }
+
+    /// A number that changes whenever the manifold list's layout may have changed: its
+    /// length, or the `(a, b, sub_a, sub_b)` of any entry. While it stays the same,
+    /// entry `k` is the same pair's same manifold as before (its points, their number
+    /// included, may have changed); a caller that keeps per-manifold data by index can
+    /// keep it. (An update in place whose pairs all kept their manifolds' structure
+    /// leaves it; a full update, a splice, [`clear`](Self::clear) change it.)
+    #[must_use]
+    pub fn layout(&self) -> u64 {
+        self.layout
     }
 
     /// How many pairs were recomputed (not reused) in the last update.
@@ -229,6 +244,7 @@ impl NarrowPhase {
             self.recomputed += fresh;
             return;
         }
+        self.layout = self.layout.wrapping_add(1);
         std::mem::swap(&mut self.manifolds, &mut self.previous);
         std::mem::swap(&mut self.normals, &mut self.prev_normals);
         std::mem::swap(&mut self.states, &mut self.prev_states);
@@ -465,6 +481,7 @@ impl NarrowPhase {
     /// and of pairs whose manifolds changed structure (`patches`) spliced in; the
     /// others are moved once. Renumbers the states.
     fn apply_patches(&mut self) {
+        self.layout = self.layout.wrapping_add(1);
         let mut old_m = std::mem::take(&mut self.manifolds);
         let mut old_n = std::mem::take(&mut self.normals);
         let mut new_m = std::mem::take(&mut self.previous);
@@ -550,6 +567,7 @@ impl NarrowPhase {
 
     /// Forgets every manifold.
     pub fn clear(&mut self) {
+        self.layout = self.layout.wrapping_add(1);
         self.manifolds.clear();
         self.normals.clear();
         self.states.clear();

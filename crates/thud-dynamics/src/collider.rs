@@ -181,6 +181,9 @@ pub(crate) struct ColliderSet {
     /// Surface material.
     pub material: Vec<Material>,
     free: Vec<u32>,
+    /// Counts inserts and removals: while it stays the same, every key has the same
+    /// body and material (what the contact store gathers by key).
+    generation: u64,
 }
 
 impl ColliderSet {
@@ -202,6 +205,7 @@ impl ColliderSet {
         material: Material,
         body: u32,
     ) -> u32 {
+        self.generation = self.generation.wrapping_add(1);
         if let Some(k) = self.free.pop() {
             let i = k as usize;
             self.shapes[i] = shape;
@@ -220,8 +224,14 @@ impl ColliderSet {
         }
     }
 
+    /// See the field: changes with every insert and removal.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
     /// Free a key.
     pub fn remove(&mut self, key: u32) {
+        self.generation = self.generation.wrapping_add(1);
         self.body[key as usize] = u32::MAX;
         self.free.push(key);
     }

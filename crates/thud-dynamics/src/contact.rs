@@ -221,6 +221,45 @@ impl ContactStore {
         (self.manifolds, self.warm_started) = (used, warm_started);
     }
 
+    /// Takes this step's points again from the manifolds the last [`gather`](Self::gather)
+    /// read, which the caller vouches are the same (the narrowphase list's
+    /// [`layout`](thud_collide::NarrowPhase::layout), the colliders and the solver's bodies
+    /// unchanged since): each point's position, separation and warm start and each
+    /// manifold's normal, what moves while the rest stays. The bodies, materials, islands
+    /// and the layout are the gather's. Returns `false` where a manifold's point count
+    /// changed, for a full gather (which overwrites whatever this wrote).
+    pub fn regather(&mut self, manifolds: &[PairManifold]) -> bool {
+        self.rows = false;
+        let mut warm_started = 0;
+        for ((m, &(first, count)), &src) in self
+            .manifold_inputs
+            .iter_mut()
+            .zip(&self.manifold_points)
+            .zip(&self.manifold_source)
+        {
+            let Some(pm) = manifolds.get(src as usize) else {
+                return false;
+            };
+            let points = pm.manifold.points.as_slice();
+            let first = first as usize;
+            let Some(ours) = self.inputs.get_mut(first..first + count as usize) else {
+                return false;
+            };
+            if points.len() != ours.len() {
+                return false;
+            }
+            m.normal = pm.manifold.normal;
+            for (p, cp) in ours.iter_mut().zip(points) {
+                p.point = cp.point;
+                p.separation = cp.separation;
+                p.warm = [cp.user[0], cp.user[1], cp.user[2]];
+                warm_started += usize::from(cp.user[0] != 0.0);
+            }
+        }
+        self.warm_started = warm_started;
+        true
+    }
+
     /// Build every point's scalar rows (`jacobian::build_point`, the same bits as the
     /// lanes'), for the steps whose exact mode, overflow set or restitution pass reads
     /// them; the restitution pass's points are listed. The rows are independent of
@@ -426,5 +465,100 @@ impl ContactView {
     #[must_use]
     pub fn total_normal_impulse(&self) -> f32 {
         self.points.iter().map(|p| p.normal_impulse).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Mat3, Vec3};
+    use thud_collide::{ContactPoint, FeatureId, Manifold, PairManifold};
+
+    use super::*;
+
+    /// Two boxes on a ground collider (key 0): collider `k` on body slot `k`.
+    fn manifold(a: u32, b: u32, points: &[(f32, f32)]) -> PairManifold {
+        let mut m = Manifold::new(Vec3::Y);
+        for (i, &(x, sep)) in points.iter().enumerate() {
+            m.points.push(ContactPoint {
+                local_a: Vec3::ZERO,
+                local_b: Vec3::ZERO,
+                point: Vec3::new(x, 0.5 * b as f32, 0.0),
+                separation: sep,
+                feature: FeatureId(i as u32),
+                user: [sep.abs(), 0.1 * x, 0.0],
+            });
+        }
+        PairManifold {
+            a,
+            b,
+            sub_a: 0,
+            sub_b: 0,
+            manifold: m,
+        }
+    }
+
+    fn gathered(store: &mut ContactStore, manifolds: &[PairManifold]) {
+        let mut bodies = SolverBodies::default();
+        bodies.reset();
+        for slot in 1..3 {
+            bodies.push(
+                slot,
+                Velocity::ZERO,
+                Velocity::ZERO,
+                1.0,
+                Mat3::IDENTITY,
+                Vec3::ZERO,
+            );
+        }
+        let ctx = BuildContext {
+            collider_body: &[0, 1, 2],
+            material: &[Material::DEFAULT; 3],
+            solver_of: &[0, 1, 2],
+            island_root: &[0, 1, 1],
+            friction_combine: CombineRule::GeometricMean,
+            restitution_combine: CombineRule::Max,
+        };
+        store.gather(manifolds, &ctx, &bodies);
+    }
+
+    /// The points and normals a regather takes are a full gather's, to the bit; a
+    /// manifold whose point count changed is left to a full gather.
+    #[test]
+    fn a_regather_takes_what_a_gather_would() {
+        let mut list = vec![
+            manifold(0, 1, &[(-0.5, -1e-3), (0.5, -2e-3)]),
+            manifold(1, 2, &[(-0.4, 0.0), (0.0, 1e-3), (0.4, -1e-3)]),
+        ];
+        let mut store = ContactStore::default();
+        gathered(&mut store, &list);
+        // The same manifolds a step later: the points moved and turned a little.
+        for (k, pm) in list.iter_mut().enumerate() {
+            pm.manifold.normal = Vec3::new(0.01 * k as f32, 1.0, 0.0).normalize();
+            for p in &mut pm.manifold.points {
+                p.point += Vec3::new(1e-4, -2e-4, 3e-4);
+                p.separation -= 5e-4;
+                p.user[0] += 0.25;
+            }
+        }
+        assert!(store.regather(&list));
+        let mut fresh = ContactStore::default();
+        gathered(&mut fresh, &list);
+        let bits = |s: &ContactStore| {
+            let points: Vec<_> = s
+                .inputs
+                .iter()
+                .map(|p| (p.point.to_array(), p.separation, p.warm, p.manifold))
+                .collect();
+            let normals: Vec<_> = s
+                .manifold_inputs
+                .iter()
+                .map(|m| m.normal.to_array())
+                .collect();
+            (points, normals, s.warm_started, s.manifold_points.clone())
+        };
+        assert_eq!(bits(&store), bits(&fresh));
+        // A point lost: not for a regather.
+        list[1].manifold.points.pop();
+        assert!(!store.regather(&list));
     }
 }

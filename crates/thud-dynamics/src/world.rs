@@ -80,6 +80,10 @@ pub struct World {
     /// the store manifolds that moved.
     stale_units: Vec<bool>,
     moved_manifolds: Vec<bool>,
+    /// The narrowphase layout and collider generation the contact store was last
+    /// gathered at (a step that keeps its rows takes the points again from the same
+    /// manifolds while both stay, `ContactStore::regather`).
+    gathered_at: Option<(u64, u64)>,
     islands: Islands,
     pub(crate) joints: JointSet,
     joint_rows: JointRows,
@@ -135,6 +139,7 @@ impl World {
             row_reuse: RowReuse::default(),
             stale_units: Vec::new(),
             moved_manifolds: Vec::new(),
+            gathered_at: None,
             islands: Islands::default(),
             joints: JointSet::default(),
             joint_rows: JointRows::default(),
@@ -899,8 +904,13 @@ impl World {
             return Rows::Build;
         }
         // The same manifolds with as many points (the store's inputs read the solver
-        // bodies, which are the build's).
-        self.gather_contacts();
+        // bodies, which are the build's). Where the narrowphase list and the colliders are
+        // as they were at the last gather, its keys, bodies and islands stand: only the
+        // points and normals are taken again.
+        let at = (self.narrow.layout(), self.colliders.generation());
+        if self.gathered_at != Some(at) || !self.contacts.regather(self.narrow.manifolds()) {
+            self.gather_contacts();
+        }
         // (A step whose manifolds changed is likely followed by another: the next
         // `reuse::BACK_OFF` steps build without looking.)
         let same = !self.contacts.bouncy
@@ -996,6 +1006,7 @@ impl World {
         self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
         self.contacts
             .gather(self.narrow.manifolds(), &ctx, &self.solver);
+        self.gathered_at = Some((self.narrow.layout(), self.colliders.generation()));
     }
 
     /// Whether the exact mode takes an island this step (judged from the store's
