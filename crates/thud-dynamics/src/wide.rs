@@ -487,9 +487,29 @@ pub(crate) struct Group {
 impl Group {
     /// The group's movable bodies' solver indices, lane order, a before b.
     pub(crate) fn movable_bodies(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..8)
-            .filter(|&k| self.movable & (1 << k) != 0)
-            .map(|k| if k < 4 { self.a[k] } else { self.b[k - 4] })
+        let mut bits = self.movable;
+        std::iter::from_fn(move || {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits.wrapping_sub(1);
+            match k {
+                0..4 => Some(self.a[k]),
+                4..8 => Some(self.b[k - 4]),
+                _ => None,
+            }
+        })
+    }
+
+    /// Whether this group and `other` have a movable body in common: each of `other`'s
+    /// against all eight of this one's lanes at once (the lanes not movable masked off).
+    pub(crate) fn shares_movable(&self, other: &Group) -> bool {
+        let ours = [self.a, self.b].concat();
+        other.movable_bodies().any(|x| {
+            let hits = ours
+                .iter()
+                .enumerate()
+                .fold(0u8, |m, (k, &y)| m | (u8::from(y == x) << k));
+            hits & self.movable != 0
+        })
     }
 
     /// The lanes' friction coefficients.
@@ -714,12 +734,7 @@ fn plan_units(
     }
     taken.clear();
     taken.resize(groups.len(), false);
-    let fits = |g: &Group, h: &Group| {
-        !g.t_blocks
-            && !h.t_blocks
-            && h.movable_bodies()
-                .all(|b| g.movable_bodies().all(|a| a != b))
-    };
+    let fits = |g: &Group, h: &Group| !g.t_blocks && !h.t_blocks && !g.shares_movable(h);
     let mut carry: Option<u32> = None;
     for &(g0, g1) in levels {
         if let Some(c) = carry.take() {
@@ -1791,32 +1806,31 @@ impl WideContacts {
 
     /// The wavefront's tiles: `reach` of each tile of [`TILE`] units in sweep order.
     fn plan_wavefront(&mut self) {
-        // Each unit against the next: body lists of at most sixteen entries.
-        self.apart.clear();
-        let groups = &self.groups;
-        let bodies = |u: [u32; 2]| {
-            u.into_iter()
-                .filter_map(|g| groups.get(g as usize))
-                .flat_map(|g| g.movable_bodies())
-        };
-        for w in self.units.windows(2) {
-            let apart = bodies(w[0]).all(|x| bodies(w[1]).all(|y| x != y));
-            self.apart.push(apart);
-        }
         self.reach.clear();
+        self.apart.clear();
         let bodies = self
             .groups
             .iter()
             .flat_map(|g| g.movable_bodies())
             .max()
             .map_or(0, |b| b as usize + 1);
+        // In sweep order, each body's last unit so far: a unit is apart from the one
+        // before it when none of its bodies was last touched there. After the pass, the
+        // last unit of each body in the sweep.
         self.last_unit.clear();
-        self.last_unit.resize(bodies, 0);
+        self.last_unit.resize(bodies, u32::MAX);
         for (u, unit) in self.units.iter().enumerate() {
+            let u = u as u32;
+            let mut apart = true;
             for &g in unit.iter().filter(|&&g| g != u32::MAX) {
                 for b in self.groups[g as usize].movable_bodies() {
-                    self.last_unit[b as usize] = u as u32;
+                    let last = &mut self.last_unit[b as usize];
+                    apart &= u == 0 || *last != u - 1;
+                    *last = u;
                 }
+            }
+            if u > 0 {
+                self.apart.push(apart);
             }
         }
         for (t, tile) in self.units.chunks(TILE).enumerate() {
@@ -2211,6 +2225,31 @@ mod tests {
     use super::*;
     use crate::jacobian::{BuildParams, ContactInput};
     use glam::Vec3;
+
+    proptest::proptest! {
+        /// A group's movable bodies, and whether two groups share one, as the plain
+        /// definitions give them (small body numbers, so that they often do).
+        #[test]
+        fn movable_bodies_and_sharing_match_their_definitions(
+            a in proptest::array::uniform8(0u32..12),
+            b in proptest::array::uniform8(0u32..12),
+            movable in proptest::array::uniform2(0u8..=255),
+        ) {
+            let group = |ids: [u32; 8], movable: u8| Group {
+                a: [ids[0], ids[1], ids[2], ids[3]],
+                b: [ids[4], ids[5], ids[6], ids[7]],
+                movable,
+                ..Group::default()
+            };
+            let (g, h) = (group(a, movable[0]), group(b, movable[1]));
+            let plain = |ids: [u32; 8], m: u8| -> Vec<u32> {
+                (0..8).filter(|&k| m & (1 << k) != 0).map(|k| ids[k]).collect()
+            };
+            proptest::prop_assert_eq!(g.movable_bodies().collect::<Vec<_>>(), plain(a, movable[0]));
+            let shared = plain(b, movable[1]).iter().any(|x| plain(a, movable[0]).contains(x));
+            proptest::prop_assert_eq!(g.shares_movable(&h), shared);
+        }
+    }
 
     /// Stacks with manifolds of three and four points (nine a level: pairs of groups of
     /// different lengths, and a group left over that pairs across levels), with tilted
