@@ -103,6 +103,18 @@ pub(crate) fn velocity_without_contact(u: Velocity, f: &ForceInput, dt: f32) -> 
     Velocity { lin, ang }
 }
 
+/// [`velocity_without_contact`] of a body with no torque, damping or gyroscopic term:
+/// `u + dt·(g + F/m)`, the angular velocity as it is. The same values: the torque term
+/// it skips is `I⁻¹·0`, which adds `+0` (so a `−0` component becomes `+0` here too).
+#[must_use]
+#[inline]
+pub(crate) fn gravity_only(u: Velocity, gravity: Vec3, force_per_mass: Vec3, dt: f32) -> Velocity {
+    Velocity {
+        lin: u.lin + dt * (gravity + force_per_mass),
+        ang: u.ang + Vec3::ZERO,
+    }
+}
+
 /// Clamp a velocity to the limits.
 #[must_use]
 #[inline]
@@ -155,6 +167,41 @@ pub(crate) fn renormalize(q: Quat) -> Quat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Under gravity and a force alone, the short path gives the general one's bits.
+    #[test]
+    fn gravity_only_is_the_general_update_without_a_torque() {
+        let inv_i = Mat3::from_diagonal(Vec3::new(0.7, 1.3, 2.1));
+        for k in 0..50 {
+            let x = k as f32;
+            let u = Velocity {
+                lin: Vec3::new(0.3 * x - 2.0, -0.1 * x, 1.0 / (x + 1.0)),
+                ang: Vec3::new(-0.0, 0.05 * x, -1.5 + 0.07 * x),
+            };
+            let f = ForceInput {
+                gravity: Vec3::new(0.0, -9.81, 0.0),
+                force: Vec3::new(x, -2.0 * x, 0.5),
+                torque: Vec3::ZERO,
+                inv_mass: 0.25,
+                inv_inertia_world: inv_i,
+                inertia_local: inv_i.inverse(),
+                rotation: Quat::IDENTITY,
+                linear_damping: 0.0,
+                angular_damping: 0.0,
+                gyroscopic: false,
+            };
+            let dt = 1.0 / 240.0;
+            let general = velocity_without_contact(u, &f, dt);
+            let short = gravity_only(u, f.gravity, f.inv_mass * f.force, dt);
+            let bits = |v: Velocity| {
+                (
+                    v.lin.to_array().map(f32::to_bits),
+                    v.ang.to_array().map(f32::to_bits),
+                )
+            };
+            assert_eq!(bits(general), bits(short), "k = {k}");
+        }
+    }
 
     #[test]
     fn the_newton_renormalization_agrees_with_the_exact_one() {

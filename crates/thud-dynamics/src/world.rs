@@ -26,7 +26,9 @@ use crate::body::{Body, BodyBuilder, BodyHandle, BodyKind, BodySet, com_at, orig
 use crate::collider::ColliderSet;
 use crate::contact::{BuildContext, ContactPointView, ContactStore, ContactView};
 use crate::error::{DynamicsError, finite3};
-use crate::integrate::{ForceInput, clamp_velocity, integrate_pose, velocity_without_contact};
+use crate::integrate::{
+    ForceInput, clamp_velocity, gravity_only, integrate_pose, velocity_without_contact,
+};
 use crate::island::Islands;
 use crate::jacobian::{BuildParams, tangents};
 use crate::joint::JointSet;
@@ -1328,9 +1330,18 @@ fn take_velocity_without_contact(sb: &mut SolverBodies, i: usize, b: &Body, s: &
             lin: b.linear_velocity,
             ang: b.angular_velocity,
         };
-        let input = force_input(b, s, sb.inv_inertia[i]);
         sb.v0[i] = u0;
-        let next = velocity_without_contact(u0, &input, h);
+        // A body under gravity alone (no force, torque, damping or gyroscopic term: the
+        // standard scenes' every body) skips the inertia product with a zero torque.
+        let plain = b.torque == Vec3::ZERO
+            && b.linear_damping == 0.0
+            && b.angular_damping == 0.0
+            && (b.isotropic || !s.gyroscopic);
+        let next = if plain {
+            gravity_only(u0, s.gravity * b.gravity_scale, b.inv_mass * b.force, h)
+        } else {
+            velocity_without_contact(u0, &force_input(b, s, sb.inv_inertia[i]), h)
+        };
         let (now, dv) = (&mut sb.vnc_now[i], &mut sb.dv[i]);
         dv.lin += next.lin - now.lin;
         dv.ang += next.ang - now.ang;
