@@ -86,6 +86,13 @@ pub struct World {
     /// gathered at (a step that keeps its rows takes the points again from the same
     /// manifolds while both stay, `ContactStore::regather`).
     gathered_at: Option<(u64, u64)>,
+    /// What the islands were last found from (the narrowphase layout, the collider
+    /// generation, the body slots and bodies), where a later step may take them as
+    /// they are: no joint, and no kinematic or sleeping body then.
+    islands_at: Option<(u64, u64, usize, usize)>,
+    /// This step's broadphase pass saw a body change kind, or a kinematic or sleeping
+    /// body (the islands are found again).
+    island_bodies_changed: bool,
     islands: Islands,
     pub(crate) joints: JointSet,
     joint_rows: JointRows,
@@ -142,6 +149,8 @@ impl World {
             stale_units: Vec::new(),
             moved_manifolds: Vec::new(),
             gathered_at: None,
+            islands_at: None,
+            island_bodies_changed: true,
             islands: Islands::default(),
             joints: JointSet::default(),
             joint_rows: JointRows::default(),
@@ -650,10 +659,15 @@ impl World {
     }
 
     fn broad_phase(&mut self) {
+        let mut changed = false;
         for i in 0..self.bodies.order().len() {
             let slot = self.bodies.order()[i];
             let b = self.bodies.slot(slot);
-            self.dynamic[slot as usize] = b.kind == BodyKind::Dynamic;
+            let dynamic = b.kind == BodyKind::Dynamic;
+            changed |= self.dynamic[slot as usize] != dynamic
+                || b.kind == BodyKind::Kinematic
+                || (dynamic && b.sleeping);
+            self.dynamic[slot as usize] = dynamic;
             let moving = Self::is_moving(b);
             if moving != self.moving[slot as usize] {
                 self.moving[slot as usize] = moving;
@@ -665,6 +679,7 @@ impl World {
                 self.refresh_colliders(slot);
             }
         }
+        self.island_bodies_changed = changed;
         let mut dirty = std::mem::take(&mut self.dirty);
         for &slot in &dirty {
             self.refresh_colliders(slot);
@@ -691,6 +706,21 @@ impl World {
 
     fn find_islands(&mut self) {
         let n = self.bodies.capacity();
+        // The same unions as last step (the same manifolds between the same dynamic
+        // bodies, no joint) give the same islands; with no kinematic or sleeping body,
+        // every island is awake and nothing wakes.
+        let at = (
+            self.narrow.layout(),
+            self.colliders.generation(),
+            n,
+            self.bodies.order().len(),
+        );
+        let steady = !self.island_bodies_changed && self.joints.len() == 0;
+        if steady && self.islands_at == Some(at) {
+            self.stats.islands = self.islands.count;
+            return;
+        }
+        self.islands_at = steady.then_some(at);
         let isl = &mut self.islands;
         isl.uf.reset(n);
         isl.awake.clear();
@@ -775,6 +805,7 @@ impl World {
             }
         }
         self.stats.islands = count;
+        self.islands.count = count;
     }
 
     /// Solver bodies and rows for a solve substep of `h`; kinematic bodies move to

@@ -574,3 +574,40 @@ fn overflow_manifolds_hold_a_loaded_plank_through_solve_substeps() {
         );
     }
 }
+
+/// A step whose manifolds and bodies are as the last step's takes its islands as they
+/// are; every change of those must find them again.
+#[test]
+fn islands_follow_every_change_of_contacts_and_bodies() {
+    let mut w = World::new(settings());
+    ground(&mut w, 0.6);
+    let _a = w.add_body(unit_box(Vec3::new(-3.0, 0.5, 0.0))).unwrap();
+    let b = w.add_body(unit_box(Vec3::new(3.0, 0.5, 0.0))).unwrap();
+    for _ in 0..60 {
+        w.step().unwrap();
+        assert_eq!(w.stats().islands, 2);
+    }
+    // A box dropped onto the first: an island of its own until it lands, then one with it.
+    w.add_body(unit_box(Vec3::new(-3.0, 1.6, 0.0))).unwrap();
+    w.step().unwrap();
+    assert_eq!(w.stats().islands, 3);
+    for _ in 0..60 {
+        w.step().unwrap();
+    }
+    assert_eq!(w.stats().islands, 2);
+    // The second box made static, then dynamic again, then gone.
+    w.set_body_kind(b, thud_dynamics::BodyKind::Static).unwrap();
+    w.step().unwrap();
+    assert_eq!(w.stats().islands, 1);
+    w.set_body_kind(b, thud_dynamics::BodyKind::Dynamic)
+        .unwrap();
+    w.step().unwrap();
+    assert_eq!(w.stats().islands, 2);
+    w.remove_body(b).unwrap();
+    w.step().unwrap();
+    assert_eq!(w.stats().islands, 1);
+    for _ in 0..10 {
+        w.step().unwrap();
+        assert_eq!(w.stats().islands, 1);
+    }
+}
