@@ -298,7 +298,8 @@ impl WideSlot {
 
 /// The solve-substep refresh of one group (`jacobian::refresh_point` four lanes at a
 /// time): each point's separation advances by `h·Jₙ·u` for the velocities `moved`
-/// the poses just moved with, then the normal row's `b̃` is its `J̃ₙ·Vnc` of the step's
+/// the poses just moved with (`None`: they did not move, as at the start of a step that
+/// keeps its rows), then the normal row's `b̃` is its `J̃ₙ·Vnc` of the step's
 /// first substep plus the stabilization for that separation. The friction rows keep
 /// their `b̃`: the bodies' `dV` carries how far `Vnc` has moved since
 /// (`docs/dynamics.md`). Empty lanes (`D = 0`) stay zero.
@@ -307,16 +308,18 @@ fn refresh_group<V: Velocities + ?Sized>(
     g: &Group,
     slots: &mut [WideSlot],
     side: &mut [WideSide],
-    moved: &V,
+    moved: Option<&V>,
     h: f32,
     s: &BuildParams,
 ) {
-    let (ma, mb) = (gather(moved, g.a), gather(moved, g.b));
+    let motion = moved.map(|m| (gather(m, g.a), gather(m, g.b)));
     let inv_dt = Vec4::splat(s.inv_dt);
     let half = g.half();
     for (slot, side) in slots.iter_mut().zip(side) {
         let rn = slot.rows[0].get(half);
-        side.sep += Vec4::splat(h) * row_velocity_raw(&rn, &g.dir[0], &ma, &mb);
+        if let Some((ma, mb)) = &motion {
+            side.sep += Vec4::splat(h) * row_velocity_raw(&rn, &g.dir[0], ma, mb);
+        }
         // The build's own `1/D` (0 in empty lanes).
         let inv_dn = rn.inv_d;
         let correction = (Vec4::splat(s.erp) * (-side.sep - Vec4::splat(s.slop)) * inv_dt)
@@ -1476,7 +1479,7 @@ impl WideContacts {
     fn refresh_pair(
         &mut self,
         [g0, g1]: [usize; 2],
-        moved: &[Velocity],
+        moved: Option<&[Velocity]>,
         h: f32,
         params: &BuildParams,
     ) -> bool {
@@ -1852,11 +1855,12 @@ impl WideContacts {
     }
 
     /// Between two solve substeps of `h` (see [`refresh_group`]): `moved` holds each
-    /// body's velocity of the substep just solved. With `lambda_from` the lanes also
-    /// take the store's λ. The split pass starts from zero.
+    /// body's velocity of the substep just solved (`None`: no motion, the separations
+    /// as they are). With `lambda_from` the lanes also take the store's λ. The split
+    /// pass starts from zero.
     pub fn refresh(
         &mut self,
-        moved: &[Velocity],
+        moved: Option<&[Velocity]>,
         h: f32,
         params: &BuildParams,
         lambda_from: Option<&ContactStore>,
@@ -2412,7 +2416,7 @@ mod tests {
                 .collect();
             for split in [true, false] {
                 let params = BuildParams { split, ..params };
-                wide.refresh(&moved, 1.0 / 240.0, &params, None);
+                wide.refresh(Some(&moved), 1.0 / 240.0, &params, None);
                 rows(&wide, &mut bits);
             }
             let same_length = wide
@@ -2698,7 +2702,7 @@ mod tests {
         }
         bodies.start_dv();
         let moved = vec![Velocity::ZERO; bodies.len()];
-        wide.refresh(&moved, dt, &s, None);
+        wide.refresh(Some(&moved), dt, &s, None);
         store.refresh(&s);
         let mut lanes = store.clone();
         wide.rows_into(&mut lanes);

@@ -228,7 +228,7 @@ impl PairKernel {
         g: [&Group; 2],
         slots: &mut [WideSlot],
         side: [&mut [WideSide]; 2],
-        moved: &[Velocity],
+        moved: Option<&[Velocity]>,
         h: f32,
         params: &BuildParams,
     ) -> bool {
@@ -238,10 +238,20 @@ impl PairKernel {
         match self.0 {
             // SAFETY: `detect` found the kernel's features on this CPU.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { refresh_pair_avx512(g, slots, side, moved, h, params) },
+            Isa::Avx512 => unsafe {
+                match moved {
+                    Some(m) => refresh_pair_avx512::<false>(g, slots, side, m, h, params),
+                    None => refresh_pair_avx512::<true>(g, slots, side, &[], h, params),
+                }
+            },
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx => unsafe { refresh_pair_avx(g, slots, side, moved, h, params) },
+            Isa::Avx => unsafe {
+                match moved {
+                    Some(m) => refresh_pair_avx::<false>(g, slots, side, m, h, params),
+                    None => refresh_pair_avx::<true>(g, slots, side, &[], h, params),
+                }
+            },
             Isa::None => {
                 // Nothing to refresh with (and, off x86-64, nothing that reads these).
                 let _ = (g, slots, side, moved, h, params);
@@ -1018,13 +1028,14 @@ mod kernel {
         ($name:ident, $feature:literal) => {
             /// The solve-substep refresh of two groups that share their slots and have
             /// as many wide points each (see `PairKernel::refresh`): `wide::refresh_group`
-            /// of each, eight lanes at a time, with the same bits.
+            /// of each, eight lanes at a time, with the same bits. `STILL`: no motion
+            /// (`moved` is not read), only the rows' `b̃` from the separations.
             ///
             /// # Safety
             ///
             /// The CPU must have the kernel's features (`PairKernel::detect`).
             #[target_feature(enable = $feature)]
-            pub(super) unsafe fn $name(
+            pub(super) unsafe fn $name<const STILL: bool>(
                 g: [&Group; 2],
                 slots: &mut [WideSlot],
                 side: [&mut [WideSide]; 2],
@@ -1032,21 +1043,30 @@ mod kernel {
                 h: f32,
                 s: &BuildParams,
             ) {
-                let ma = gather8!(moved, g[0].a, g[1].a);
-                let mb = gather8!(moved, g[0].b, g[1].b);
-                let dn = V8::join(&g[0].dir[0], &g[1].dir[0]);
-                let lin = dn.dot(mb.lin.sub(ma.lin));
+                let motion = (!STILL).then(|| {
+                    let ma = gather8!(moved, g[0].a, g[1].a);
+                    let mb = gather8!(moved, g[0].b, g[1].b);
+                    let dn = V8::join(&g[0].dir[0], &g[1].dir[0]);
+                    let lin = dn.dot(mb.lin.sub(ma.lin));
+                    (ma, mb, lin)
+                });
                 let (h, inv_dt, zero) = (F8::splat(h), F8::splat(s.inv_dt), F8::zero());
                 let (erp, slop) = (F8::splat(s.erp), F8::splat(s.slop));
                 let max_correction = F8::splat(s.max_correction);
                 let [side0, side1] = side;
                 for ((slot, s0), s1) in slots.iter_mut().zip(side0.iter_mut()).zip(side1) {
                     let row = &mut slot.rows[0];
-                    let (ja, jb) = (V8::load(&row.ang_a), V8::load(&row.ang_b));
                     let inv_dn = F8::load(&row.inv_d);
-                    // `wide::row_velocity_raw` of the moved velocities.
-                    let raw = ja.dot(ma.ang).add(jb.dot(mb.ang)).add(lin);
-                    let sep = F8::join(s0.sep, s1.sep).add(h.mul(raw));
+                    let sep = F8::join(s0.sep, s1.sep);
+                    let sep = match &motion {
+                        Some((ma, mb, lin)) => {
+                            let (ja, jb) = (V8::load(&row.ang_a), V8::load(&row.ang_b));
+                            // `wide::row_velocity_raw` of the moved velocities.
+                            let raw = ja.dot(ma.ang).add(jb.dot(mb.ang)).add(*lin);
+                            sep.add(h.mul(raw))
+                        }
+                        None => sep,
+                    };
                     let b_vel = F8::join(s0.b_vel, s1.b_vel);
                     // `Vec4::clamp`: `max` then `min`.
                     let correction = erp
@@ -1064,7 +1084,9 @@ mod kernel {
                         b_vel.add(speculative.sub(push)).store(&mut row.b);
                         None
                     };
-                    (s0.sep, s1.sep) = (sep.lo(), sep.hi());
+                    if !STILL {
+                        (s0.sep, s1.sep) = (sep.lo(), sep.hi());
+                    }
                     if let Some(split_b) = split_b {
                         (s0.split_b, s1.split_b) = (split_b.lo(), split_b.hi());
                     }

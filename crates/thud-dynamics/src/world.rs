@@ -1000,7 +1000,7 @@ impl World {
         }
         (self.stale_units, self.moved_manifolds) = (stale, moved);
         self.wide.resync(&self.contacts);
-        self.wide.refresh(&self.solver.pseudo, h, &params, None);
+        self.wide.refresh(None, h, &params, None);
         self.row_reuse.kept();
         // What the build would have said.
         self.warm_in_build = true;
@@ -1096,7 +1096,7 @@ impl World {
         }
         let lambda_from = self.store_lambda_changed.then_some(&self.contacts);
         self.wide
-            .refresh(&self.solver.pseudo, h, &params, lambda_from);
+            .refresh(Some(&self.solver.pseudo), h, &params, lambda_from);
         self.solver.pseudo.fill(Velocity::ZERO);
     }
 
