@@ -70,12 +70,14 @@ impl Aabb {
     #[inline]
     #[must_use]
     pub fn overlaps(&self, other: &Aabb) -> bool {
-        self.min.x <= other.max.x
-            && other.min.x <= self.max.x
-            && self.min.y <= other.max.y
-            && other.min.y <= self.max.y
-            && self.min.z <= other.max.z
-            && other.min.z <= self.max.z
+        // All six comparisons, joined without short-circuits: one branch for the
+        // caller instead of up to six, which a tree query or a pair list mispredicts.
+        (self.min.x <= other.max.x)
+            & (other.min.x <= self.max.x)
+            & (self.min.y <= other.max.y)
+            & (other.min.y <= self.max.y)
+            & (self.min.z <= other.max.z)
+            & (other.min.z <= self.max.z)
     }
 
     /// Whether `other` lies inside this box.

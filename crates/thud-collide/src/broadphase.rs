@@ -278,7 +278,12 @@ impl BroadPhase {
                 if k == m {
                     return;
                 }
+                // A pair of two moved proxies is found by both queries (each moved
+                // proxy queries the moving tree, and a moving one the static tree too,
+                // so at least one of the two sees the other's tree): the lower key
+                // reports it.
                 if let Some(pk) = get(k)
+                    && !(pk.moved && k < m)
                     && pm.filter.test(&pk.filter)
                 {
                     self.fresh.push((m.min(k), m.max(k)));
