@@ -928,9 +928,17 @@ impl World {
             if !same {
                 return Rows::Build;
             }
-            // Its centre of mass now (for the lever arms below; a full build takes it
-            // again anyway).
-            self.solver.com[k] = com_at(&b.pose, b.local_com);
+            // Its centre of mass now (for the lever arms below) and its new velocity
+            // without contact into its `dV`, as between solve substeps (a body of another
+            // inertia than `c·1` also its world inertia, for the rows built again) — in
+            // this pass, while the body is in cache. A step that builds after all resets
+            // the solver bodies first, so none of it stays.
+            self.solver.pseudo[k] = Velocity::ZERO;
+            if !b.isotropic {
+                let rot = Mat3::from_quat(b.pose.rotation);
+                self.solver.inv_inertia[k] = crate::integrate::to_world(rot, b.inv_inertia_local);
+            }
+            take_velocity_without_contact(&mut self.solver, k, b, s, h);
             k += 1;
         }
         if k != self.solver.len() {
@@ -975,18 +983,6 @@ impl World {
             (self.stale_units, self.moved_manifolds) = (stale, moved);
             self.row_reuse.back_off();
             return Rows::Gathered;
-        }
-        // Each body's new velocity without contact into its `dV`, as between solve
-        // substeps (a body of another inertia than `c·1` also its world inertia, for
-        // the rows built again).
-        for i in 1..self.solver.len() {
-            let b = self.bodies.slot(self.solver.body[i]);
-            self.solver.pseudo[i] = Velocity::ZERO;
-            if !b.isotropic {
-                let rot = Mat3::from_quat(b.pose.rotation);
-                self.solver.inv_inertia[i] = crate::integrate::to_world(rot, b.inv_inertia_local);
-            }
-            take_velocity_without_contact(&mut self.solver, i, b, s, h);
         }
         let params = build_params(s, h, self.split_passes);
         let mut dv = std::mem::take(&mut self.solver.dv);
