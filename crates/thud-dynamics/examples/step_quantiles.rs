@@ -3,7 +3,7 @@
 //! many steps moves far less with the host's load than a median or a mean does.
 //!
 //! `cargo run --release -p thud-dynamics --example step_quantiles -- pyramid_40`
-//! (one thread; `THUD_STEPS` steps after 60 settling ones, default 600). Prints, per
+//! (one thread unless `THUD_THREADS` says otherwise; `THUD_STEPS` steps after 60 settling ones, default 600). Prints, per
 //! scene, the 10th percentile and the median of the step and of every stage, in ms.
 //!
 //! `THUD_FRICTION_STRIDE` sets `Settings::friction_stride`, `THUD_REUSE`
@@ -12,6 +12,8 @@
 //! steps each (`THUD_BLOCK`), so that the host's slow and fast spells
 //! (`docs/performance.md`) fall on all of them alike; then each world's quantiles, how
 //! many of its steps kept their rows, and the ratios of the others' p10s to the first's.
+//! `THUD_THREADS` sizes the pool (default 1) and `THUD_MIN_PAIRS` sets
+//! `Settings::parallel_min_pairs` (0: the step uses the pool whenever it has threads).
 
 #[path = "support/scene_world.rs"]
 mod scene_world;
@@ -48,7 +50,7 @@ fn list<T: std::str::FromStr>(key: &str) -> Vec<Option<T>> {
 
 fn main() {
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
+        .num_threads(env("THUD_THREADS").unwrap_or(1))
         .build()
         .expect("pool");
     let steps: usize = env("THUD_STEPS").unwrap_or(600).max(1);
@@ -70,6 +72,9 @@ fn main() {
                 }
                 if let Some(r) = reuse {
                     settings.reuse_rows_within = r;
+                }
+                if let Some(m) = env("THUD_MIN_PAIRS") {
+                    settings.parallel_min_pairs = m;
                 }
                 scene_world::world(&scene, settings).0
             })
