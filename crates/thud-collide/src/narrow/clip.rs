@@ -72,26 +72,54 @@ pub(crate) fn lines_code(lines: [u8; 2]) -> u32 {
 /// Clips the closed polygon `input` to the half-space `n·x ≤ d` (plane line id `line`).
 pub(crate) fn clip_polygon(input: &Poly, n: Vec3, d: f32, line: u8, out: &mut Poly) {
     out.clear();
-    let k = input.len();
-    if k == 0 {
-        return;
-    }
-    if k <= 2 {
-        clip_segment(input, n, d, line, out);
-        return;
-    }
-    let mut prev = input[k - 1];
-    let mut dp = n.dot(prev.p) - d;
-    for &cur in input.iter() {
-        let dc = n.dot(cur.p) - d;
-        if (dp <= 0.0) != (dc <= 0.0) {
-            out.push(cut(prev, cur, dp, dc, line));
+    clip_with(input, |p| n.dot(p) - d, line, |v| out.push(v));
+}
+
+/// Sutherland–Hodgman against one plane, `dist(p)` the signed height over it (inside
+/// where `≤ 0`): a closed polygon of three or more vertices edge by edge, a segment or a
+/// point as they are (no closing edge). The survivors go to `push` in order.
+#[inline(always)]
+fn clip_with(
+    v: &[ClipVertex],
+    dist: impl Fn(Vec3) -> f32,
+    line: u8,
+    mut push: impl FnMut(ClipVertex),
+) {
+    match v.len() {
+        0 => {}
+        1 => {
+            if dist(v[0].p) <= 0.0 {
+                push(v[0]);
+            }
         }
-        if dc <= 0.0 {
-            out.push(cur);
+        2 => {
+            let (a, b) = (v[0], v[1]);
+            let (da, db) = (dist(a.p), dist(b.p));
+            if da <= 0.0 {
+                push(a);
+            }
+            if (da <= 0.0) != (db <= 0.0) {
+                push(cut(a, b, da, db, line));
+            }
+            if db <= 0.0 {
+                push(b);
+            }
         }
-        prev = cur;
-        dp = dc;
+        k => {
+            let mut prev = v[k - 1];
+            let mut dp = dist(prev.p);
+            for &cur in v {
+                let dc = dist(cur.p);
+                if (dp <= 0.0) != (dc <= 0.0) {
+                    push(cut(prev, cur, dp, dc, line));
+                }
+                if dc <= 0.0 {
+                    push(cur);
+                }
+                prev = cur;
+                dp = dc;
+            }
+        }
     }
 }
 
@@ -143,44 +171,8 @@ impl Quad8 {
 /// bit (`n·x` of a signed unit axis is `±x[axis]` exactly), without the dot products.
 pub(crate) fn clip_axis(input: &Quad8, axis: usize, sign: f32, d: f32, line: u8, out: &mut Quad8) {
     out.len = 0;
-    let v = input.as_slice();
     let dist = |p: Vec3| sign * p.to_array()[axis] - d;
-    match v.len() {
-        0 => {}
-        1 => {
-            if dist(v[0].p) <= 0.0 {
-                out.push(v[0]);
-            }
-        }
-        2 => {
-            let (a, b) = (v[0], v[1]);
-            let (da, db) = (dist(a.p), dist(b.p));
-            if da <= 0.0 {
-                out.push(a);
-            }
-            if (da <= 0.0) != (db <= 0.0) {
-                out.push(cut(a, b, da, db, line));
-            }
-            if db <= 0.0 {
-                out.push(b);
-            }
-        }
-        k => {
-            let mut prev = v[k - 1];
-            let mut dp = dist(prev.p);
-            for &cur in v {
-                let dc = dist(cur.p);
-                if (dp <= 0.0) != (dc <= 0.0) {
-                    out.push(cut(prev, cur, dp, dc, line));
-                }
-                if dc <= 0.0 {
-                    out.push(cur);
-                }
-                prev = cur;
-                dp = dc;
-            }
-        }
-    }
+    clip_with(input.as_slice(), dist, line, |v| out.push(v));
 }
 
 /// The point where the segment `from → to` (heights `df`, `dt` over a clip plane of
@@ -191,24 +183,6 @@ fn cut(from: ClipVertex, to: ClipVertex, df: f32, dt: f32, line: u8) -> ClipVert
     ClipVertex {
         p: from.p + (to.p - from.p) * t,
         lines: [shared(from.lines, to.lines), line],
-    }
-}
-
-/// Clips a segment (or a single point) to `n·x ≤ d`.
-fn clip_segment(input: &Poly, n: Vec3, d: f32, line: u8, out: &mut Poly) {
-    if input.len() == 1 {
-        if n.dot(input[0].p) <= d {
-            out.push(input[0]);
-        }
-        return;
-    }
-    let (a, b) = (input[0], input[1]);
-    let (da, db) = (n.dot(a.p) - d, n.dot(b.p) - d);
-    match (da <= 0.0, db <= 0.0) {
-        (true, true) => out.extend([a, b]),
-        (true, false) => out.extend([a, cut(a, b, da, db, line)]),
-        (false, true) => out.extend([cut(a, b, da, db, line), b]),
-        (false, false) => {}
     }
 }
 
@@ -262,6 +236,37 @@ pub(crate) fn reduce(c: &mut Candidates, normal: Vec3) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Clipping against a signed axis gives `clip_polygon`'s vertices with that
+        /// axis as the normal, bit for bit, whatever the polygon (points, segments,
+        /// triangles and quads, convex or not: at most eight vertices come out).
+        #[test]
+        fn clip_axis_is_clip_polygon_on_an_axis(
+            pts in proptest::collection::vec((-2.0f32..2.0, -2.0f32..2.0, -2.0f32..2.0), 1..=4),
+            axis in 0usize..3,
+            negative in proptest::bool::ANY,
+            d in -1.5f32..1.5,
+        ) {
+            let sign = if negative { -1.0 } else { 1.0 };
+            let mut quad = Quad8::new();
+            let mut poly = Poly::new();
+            for (i, &(x, y, z)) in pts.iter().enumerate() {
+                let v = ClipVertex { p: Vec3::new(x, y, z), lines: [i as u8, i as u8 + 1] };
+                quad.push(v);
+                poly.push(v);
+            }
+            let mut n = Vec3::ZERO;
+            n[axis] = sign;
+            let (mut a, mut b) = (Quad8::new(), Poly::new());
+            clip_axis(&quad, axis, sign, d, PLANE_LINE, &mut a);
+            clip_polygon(&poly, n, d, PLANE_LINE, &mut b);
+            let bits = |v: &[ClipVertex]| -> Vec<([u32; 3], [u8; 2])> {
+                v.iter().map(|c| (c.p.to_array().map(f32::to_bits), c.lines)).collect()
+            };
+            proptest::prop_assert_eq!(bits(a.as_slice()), bits(&b));
+        }
+    }
 
     #[test]
     fn square_clipped_by_rotated_square_gives_octagon() {
