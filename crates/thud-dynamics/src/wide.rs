@@ -505,7 +505,7 @@ impl Group {
     /// Whether this group and `other` have a movable body in common: each of `other`'s
     /// against all eight of this one's lanes at once (the lanes not movable masked off).
     pub(crate) fn shares_movable(&self, other: &Group) -> bool {
-        let ours = [self.a, self.b].concat();
+        let ours: [u32; 8] = std::array::from_fn(|k| if k < 4 { self.a[k] } else { self.b[k - 4] });
         other.movable_bodies().any(|x| {
             let hits = ours
                 .iter()
