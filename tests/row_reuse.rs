@@ -202,3 +202,49 @@ fn rows_are_built_every_step_beside_a_kinematic_body_or_a_joint_and_kept_asleep_
         assert!((pk - pb).length() < 1e-6, "{pk} against {pb}");
     }
 }
+
+#[test]
+fn bodies_added_or_removed_between_kept_steps_are_seen_at_once() {
+    use thud_dynamics::{BodyBuilder, Collider};
+    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
+    let (mut w, handles) = scene_world::world(&scene, Settings::without_sleeping());
+    for _ in 0..120 {
+        w.step().unwrap();
+    }
+    let islands = w.stats().islands;
+    let contacts = w.contacts().count();
+    // A box far from the pyramid: a collider more, no contact more. The rows stand, the
+    // islands gain one, and the box falls freely.
+    let far = w
+        .add_body(
+            BodyBuilder::dynamic()
+                .position(Vec3::new(40.0, 10.0, 0.0))
+                .collider(Collider::cuboid(Vec3::splat(0.5))),
+        )
+        .unwrap();
+    w.step().unwrap();
+    assert_eq!(w.stats().islands, islands + 1);
+    assert_eq!(w.contacts().count(), contacts);
+    for _ in 0..10 {
+        w.step().unwrap();
+    }
+    assert!(w.body(far).unwrap().linear_velocity().y < -1.0);
+    // The top box removed: its contacts go, the boxes below it stay where they are.
+    let top = *handles.last().unwrap();
+    let below: Vec<Vec3> = handles[handles.len() - 3..handles.len() - 1]
+        .iter()
+        .map(|&h| w.body(h).unwrap().position())
+        .collect();
+    w.remove_body(top).unwrap();
+    for _ in 0..60 {
+        w.step().unwrap();
+    }
+    assert!(w.contacts().count() < contacts);
+    for (&h, p) in handles[handles.len() - 3..handles.len() - 1]
+        .iter()
+        .zip(below)
+    {
+        let q = w.body(h).unwrap().position();
+        assert!((q - p).length() < 1e-3, "{q} against {p}");
+    }
+}
