@@ -23,6 +23,16 @@ fn state(world: &World) -> Vec<(Vec3, Vec3)> {
         .collect()
 }
 
+/// `pyramid_20` after 2 s at the defaults (sleeping off): resting, its rows kept.
+fn resting_pyramid_20() -> (World, Vec<thud_dynamics::BodyHandle>) {
+    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
+    let (mut w, handles) = scene_world::world(&scene, Settings::without_sleeping());
+    for _ in 0..120 {
+        w.step().unwrap();
+    }
+    (w, handles)
+}
+
 #[test]
 fn a_resting_pyramid_keeps_its_rows_and_stands_as_when_it_builds_them() {
     let scene = thud_scene::standard("pyramid3d_10").expect("standard scene");
@@ -106,11 +116,7 @@ fn kept_rows_give_a_kicked_body_the_built_rows_answer() {
 
 #[test]
 fn a_body_moved_by_the_user_gets_its_rows_built_again() {
-    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
-    let (mut w, handles) = scene_world::world(&scene, Settings::without_sleeping());
-    for _ in 0..120 {
-        w.step().unwrap();
-    }
+    let (mut w, handles) = resting_pyramid_20();
     // The top box lifted 5 mm: its contacts open, it falls back and the pyramid stands.
     let top = *handles.last().unwrap();
     let p = w.body(top).unwrap().position();
@@ -206,11 +212,7 @@ fn rows_are_built_every_step_beside_a_kinematic_body_or_a_joint_and_kept_asleep_
 #[test]
 fn bodies_added_or_removed_between_kept_steps_are_seen_at_once() {
     use thud_dynamics::{BodyBuilder, Collider};
-    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
-    let (mut w, handles) = scene_world::world(&scene, Settings::without_sleeping());
-    for _ in 0..120 {
-        w.step().unwrap();
-    }
+    let (mut w, handles) = resting_pyramid_20();
     let islands = w.stats().islands;
     let contacts = w.contacts().count();
     // A box far from the pyramid: a collider more, no contact more. The rows stand, the
