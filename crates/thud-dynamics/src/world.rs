@@ -651,7 +651,13 @@ impl World {
         let ahead = b.linear_velocity * (AHEAD_STEPS * self.settings.dt);
         for &k in &b.collider_keys {
             let ki = k as usize;
-            let pose = b.pose.mul(self.colliders.local[ki]);
+            let local = self.colliders.local[ki];
+            // (A collider at the body's origin, the common case, takes the body's pose.)
+            let pose = if local == Pose::IDENTITY {
+                b.pose
+            } else {
+                b.pose.mul(local)
+            };
             self.colliders.poses[ki] = pose;
             let aabb = self.colliders.shapes[ki].aabb(&pose).expanded(margin);
             self.broad.update_moving(k, aabb, ahead);
