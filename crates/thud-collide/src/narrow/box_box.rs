@@ -228,14 +228,18 @@ fn face_contact(
     // The reference face's four side planes, `±x[a1] ≤ h[a1]`, `±x[a2] ≤ h[a2]`.
     let (a1, a2) = ((axis + 1) % 3, (axis + 2) % 3);
     let planes = [(a1, 1.0), (a1, -1.0), (a2, 1.0), (a2, -1.0)];
+    // Two polygons in turn, swapped by reference (swapping the 136-byte polygons
+    // themselves was a fifth of this function's time).
     let mut tmp = Quad8::new();
+    let (mut from, mut to) = (&mut poly, &mut tmp);
     for (q, &(a, sign)) in planes.iter().enumerate() {
-        clip_axis(&poly, a, sign, hr[a], PLANE_LINE + q as u8, &mut tmp);
-        std::mem::swap(&mut poly, &mut tmp);
-        if poly.is_empty() {
+        clip_axis(from, a, sign, hr[a], PLANE_LINE + q as u8, to);
+        std::mem::swap(&mut from, &mut to);
+        if from.is_empty() {
             break;
         }
     }
+    let poly = from;
     let ref_face = (axis * 2 + usize::from(s < 0.0)) as u32;
     let inc_face = (k * 2 + usize::from(sk < 0.0)) as u32;
     let base = (1u32 << 30) | (u32::from(flip) << 29) | (ref_face << 24) | (inc_face << 20);
