@@ -103,14 +103,15 @@ pub(crate) fn velocity_without_contact(u: Velocity, f: &ForceInput, dt: f32) -> 
     Velocity { lin, ang }
 }
 
-/// [`velocity_without_contact`] of a body with no torque, damping or gyroscopic term:
-/// `u + dt·(g + F/m)`, the angular velocity as it is. The same values: the torque term
-/// it skips is `I⁻¹·0`, which adds `+0` (so a `−0` component becomes `+0` here too).
+/// [`velocity_without_contact`] of a body with no torque, damping or gyroscopic term,
+/// `accel = g + F/m`: `u + dt·accel`, the angular velocity as it is. The same values: the
+/// torque term it skips is `I⁻¹·0`, which adds `+0` (so a `−0` component becomes `+0`
+/// here too).
 #[must_use]
 #[inline]
-pub(crate) fn gravity_only(u: Velocity, gravity: Vec3, force_per_mass: Vec3, dt: f32) -> Velocity {
+pub(crate) fn gravity_only(u: Velocity, accel: Vec3, dt: f32) -> Velocity {
     Velocity {
-        lin: u.lin + dt * (gravity + force_per_mass),
+        lin: u.lin + dt * accel,
         ang: u.ang + Vec3::ZERO,
     }
 }
@@ -192,7 +193,7 @@ mod tests {
             };
             let dt = 1.0 / 240.0;
             let general = velocity_without_contact(u, &f, dt);
-            let short = gravity_only(u, f.gravity, f.inv_mass * f.force, dt);
+            let short = gravity_only(u, f.gravity + f.inv_mass * f.force, dt);
             let bits = |v: Velocity| {
                 (
                     v.lin.to_array().map(f32::to_bits),

@@ -15,6 +15,7 @@
 //! | `inv_inertia` | `Mat3` (world) | 36 | Jacobian build |
 //! | `iso` | `Option<f32>`: `c` where `inv_inertia = c·1` (a cube's, a sphere's; 0 for a fixed body) | 8 | packing the groups (`wide.rs`) |
 //! | `com` | `Vec3` (world) | 12 | Jacobian build (lever arms) |
+//! | `accel` | `Option<Vec3>`: `g + F/m` of a body under gravity and force alone (no torque, damping or gyroscopic term) | 16 | the velocity without contact between solve substeps |
 //! | `body` | `u32` body slot | 4 | write-back |
 //!
 //! The dummy (index 0) has zero inverse mass and inertia, so its `T = M⁻¹Jᵀ` blocks are
@@ -56,6 +57,9 @@ pub(crate) struct SolverBodies {
     pub inv_inertia: Vec<Mat3>,
     pub iso: Vec<Option<f32>>,
     pub com: Vec<Vec3>,
+    /// A dynamic body's acceleration without contact, `g + F/m`, where nothing else
+    /// enters its velocity without contact (set by the step, `None` otherwise).
+    pub accel: Vec<Option<Vec3>>,
     pub body: Vec<u32>,
 }
 
@@ -71,6 +75,7 @@ impl SolverBodies {
         self.inv_inertia.clear();
         self.iso.clear();
         self.com.clear();
+        self.accel.clear();
         self.body.clear();
         self.push(
             u32::MAX,
@@ -102,6 +107,7 @@ impl SolverBodies {
         let iso = crate::integrate::is_isotropic(&inv_inertia).then_some(inv_inertia.x_axis.x);
         self.iso.push(iso);
         self.com.push(com);
+        self.accel.push(None);
         self.body.push(body);
         (self.dv.len() - 1) as u32
     }

@@ -839,7 +839,9 @@ impl World {
                 BodyKind::Dynamic => {
                     let inv_i = crate::integrate::to_world(rot, b.inv_inertia_local);
                     let vnc = velocity_without_contact(u0, &force_input(b, s, inv_i), h);
-                    self.solver.push(slot, u0, vnc, b.inv_mass, inv_i, com)
+                    let k = self.solver.push(slot, u0, vnc, b.inv_mass, inv_i, com);
+                    self.solver.accel[k as usize] = plain_accel(b, s);
+                    k
                 }
                 BodyKind::Kinematic => {
                     let u = match b.kinematic_target {
@@ -940,6 +942,7 @@ impl World {
             // this pass, while the body is in cache. A step that builds after all resets
             // the solver bodies first, so none of it stays.
             self.solver.pseudo[k] = Velocity::ZERO;
+            self.solver.accel[k] = plain_accel(b, s);
             if !b.isotropic {
                 let rot = Mat3::from_quat(b.pose.rotation);
                 self.solver.inv_inertia[k] = crate::integrate::to_world(rot, b.inv_inertia_local);
@@ -1364,22 +1367,27 @@ fn take_velocity_without_contact(sb: &mut SolverBodies, i: usize, b: &Body, s: &
             ang: b.angular_velocity,
         };
         sb.v0[i] = u0;
-        // A body under gravity alone (no force, torque, damping or gyroscopic term: the
-        // standard scenes' every body) skips the inertia product with a zero torque.
-        let plain = b.torque == Vec3::ZERO
-            && b.linear_damping == 0.0
-            && b.angular_damping == 0.0
-            && (b.isotropic || !s.gyroscopic);
-        let next = if plain {
-            gravity_only(u0, s.gravity * b.gravity_scale, b.inv_mass * b.force, h)
-        } else {
-            velocity_without_contact(u0, &force_input(b, s, sb.inv_inertia[i]), h)
+        // A body under gravity and force alone (the standard scenes' every body) skips
+        // the inertia product with a zero torque, and reads no more of the body.
+        let next = match sb.accel[i] {
+            Some(accel) => gravity_only(u0, accel, h),
+            None => velocity_without_contact(u0, &force_input(b, s, sb.inv_inertia[i]), h),
         };
         let (now, dv) = (&mut sb.vnc_now[i], &mut sb.dv[i]);
         dv.lin += next.lin - now.lin;
         dv.ang += next.ang - now.ang;
         *now = next;
     }
+}
+
+/// A dynamic body's `g + F/m` where nothing else enters its velocity without contact
+/// (no torque, no damping, no gyroscopic term), for `SolverBodies::accel`.
+fn plain_accel(b: &Body, s: &Settings) -> Option<Vec3> {
+    let plain = b.torque == Vec3::ZERO
+        && b.linear_damping == 0.0
+        && b.angular_damping == 0.0
+        && (b.isotropic || !s.gyroscopic);
+    plain.then(|| s.gravity * b.gravity_scale + b.inv_mass * b.force)
 }
 
 fn force_input(b: &Body, s: &Settings, inv_i: Mat3) -> ForceInput {
