@@ -639,14 +639,19 @@ impl InPlace<'_> {
                 patches.at.push(((first + i) as u32, count, rel));
                 continue;
             }
-            for ((_, _, mut manifold), (old, nl)) in tmp
-                .drain(..)
+            // Each new manifold over its old one where it lies, its points only (a
+            // whole manifold is 250-odd bytes, most of them empty point slots).
+            for ((_, _, manifold), (old, nl)) in tmp
+                .iter_mut()
                 .zip(ms[range.clone()].iter_mut().zip(&mut ns[range.clone()]))
             {
-                carry_user(&mut manifold, &old.manifold, self.match_tol2);
+                carry_user(manifold, &old.manifold, self.match_tol2);
                 *nl = pa.inverse_transform_vector(manifold.normal);
-                old.manifold = manifold;
+                old.manifold.normal = manifold.normal;
+                old.manifold.points.clear();
+                old.manifold.points.extend_from_slice(&manifold.points);
             }
+            tmp.clear();
             st.rel = rel;
         }
         recomputed
