@@ -11,6 +11,9 @@
 //!   (same order and rotations) packed on a 10 × 10 × 10 lattice with 1.05 m spacing
 //!   from y = 0.55, so turned neighbours interpenetrate and touch at arbitrary
 //!   angles — the face/edge mix of a real heap, without running the solver.
+//! - `lattice_N`: `N` unit boxes on a cubic lattice, every box moved each iteration
+//!   (inside its fat box, or out of it), the broadphase alone on one thread and,
+//!   parallel (`BroadPhase::set_parallel`), on a pool of two.
 //!
 //! "step" means what the engine does every frame: recompute every collider's box from
 //! its pose (plus the 2 cm contact margin), `BroadPhase::update` each, `find_pairs`,
@@ -243,11 +246,65 @@ fn bench_large_level(c: &mut Criterion) {
     });
 }
 
+/// `n³` unit boxes on a lattice of 1.05 m, all moving, each moved every iteration:
+/// by ±1 mm (inside its fat box: the tight-overlap pass alone) or by ±0.3 m (out of
+/// it: the stale-pair pass, a tree update and a query per box), on one thread and,
+/// parallel, on a pool of two.
+fn bench_threads(c: &mut Criterion, n: usize) {
+    let h = Vec3::splat(0.5);
+    let centres: Vec<Vec3> = (0..n * n * n)
+        .map(|k| Vec3::new((k / (n * n)) as f32, ((k / n) % n) as f32, (k % n) as f32) * 1.05)
+        .collect();
+    let boxes = |d: f32| {
+        centres
+            .iter()
+            .map(move |&p| thud_collide::Aabb::from_center_half_extents(p + Vec3::splat(d), h))
+    };
+    // (Each iteration enters its pool, as a step called from a game's thread does.)
+    let pools = [1, 2].map(|t| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .expect("a pool")
+    });
+    for (moves, d) in [("small_moves", 1e-3), ("escapes", 0.3)] {
+        for pool in &pools {
+            let threads = pool.current_num_threads();
+            let mut bp = BroadPhase::new();
+            bp.set_parallel(threads > 1);
+            for (k, b) in boxes(0.0).enumerate() {
+                bp.insert(k as u32, b, true, CollisionFilter::default());
+            }
+            let mut pairs = Vec::new();
+            bp.find_pairs(&mut pairs);
+            let mut flip = 1.0f32;
+            let name = format!(
+                "collide/lattice_{}/broadphase_{moves}/{threads}_threads",
+                n * n * n
+            );
+            c.bench_function(&name, |b| {
+                b.iter(|| {
+                    flip = -flip;
+                    pool.install(|| {
+                        for (k, bb) in boxes(d * flip).enumerate() {
+                            bp.update(k as u32, bb);
+                        }
+                        bp.find_pairs(&mut pairs);
+                    });
+                    black_box(pairs.len())
+                })
+            });
+        }
+    }
+}
+
 fn collide(c: &mut Criterion) {
     bench_layout(c, "pyramid_100", &layout("pyramid_100"));
     bench_layout(c, "pile_1000/start", &layout("pile_1000"));
     bench_layout(c, "pile_1000/packed", &pile_packed());
     bench_large_level(c);
+    bench_threads(c, 12);
+    bench_threads(c, 24);
 }
 
 criterion_group!(benches, collide);

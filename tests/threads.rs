@@ -58,3 +58,57 @@ fn pile_1000_is_bitwise_identical_on_1_2_and_4_threads() {
         }
     }
 }
+
+/// A field of 9 000 balls dropped on the ground, stepped with the pool forced on: large
+/// enough for every parallel pass of the broadphase (the colliders' boxes, the
+/// pair-list filters, the moved proxies' queries) to split, which `pile_1000` is not.
+/// One, two and four threads end in the same bits.
+#[test]
+fn a_field_of_9000_balls_is_bitwise_identical_on_1_2_and_4_threads() {
+    use glam::Vec3;
+    use thud_dynamics::{BodyBuilder, Collider, World};
+    let hash = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
+        pool.install(|| {
+            let settings = Settings {
+                parallel_min_pairs: 0,
+                ..Settings::without_sleeping()
+            };
+            let mut world = World::new(settings);
+            world
+                .add_body(
+                    BodyBuilder::fixed()
+                        .position(Vec3::new(15.0, -0.5, 15.0))
+                        .collider(Collider::cuboid(Vec3::new(20.0, 0.5, 20.0))),
+                )
+                .expect("ground");
+            let mut handles = Vec::new();
+            for k in 0..9000 {
+                let (i, j, l) = (k / 300, (k / 30) % 10, k % 30);
+                // (Neighbours' fat boxes overlap, their tight boxes do not.)
+                let p = Vec3::new(i as f32, 0.5 + j as f32, l as f32)
+                    + Vec3::new(0.01, 0.0, -0.01) * (k % 7) as f32;
+                handles.push(
+                    world
+                        .add_body(
+                            BodyBuilder::dynamic()
+                                .position(p)
+                                .collider(Collider::sphere(0.45)),
+                        )
+                        .expect("ball"),
+                );
+            }
+            for _ in 0..30 {
+                world.step().expect("step");
+            }
+            scene_world::state_hash(&world, &handles)
+        })
+    };
+    let one = hash(1);
+    for threads in [2, 4] {
+        assert_eq!(hash(threads), one, "{threads} threads differ from 1");
+    }
+}

@@ -40,9 +40,32 @@
 //!
 //! **Determinism.** The output is `(a, b)` with `a < b` in ascending order,
 //! independent of insertion history and tree shape.
+//!
+//! **Threads.** With [`BroadPhase::set_parallel`] on and a rayon pool of more than one
+//! thread, the three passes that only read the proxies and the trees share the pool
+//! where they are large enough to pay for it: the stale-pair pass and the tight
+//! overlaps filter the pair list in parallel (from [`PAR_PAIRS`] listed pairs; rayon's
+//! ordered `collect` keeps the list's order), the moved proxies' tree queries run
+//! in parallel chunks (from [`PAR_MOVED`] moved proxies; the new pairs are sorted
+//! before the merge, so the order they were found in does not matter), and so does
+//! their sort. The tree updates themselves stay on the caller's thread: they are
+//! made as the caller reports each box ([`BroadPhase::update_moving`]). The output
+//! is the same, bit for bit, on any number of threads.
+
+use rayon::prelude::*;
 
 use crate::tree::Tree;
 use crate::{Aabb, CollisionFilter};
+
+/// Listed pairs from which the pair-list passes of [`BroadPhase::find_pairs`] split
+/// over the pool (when parallel).
+pub const PAR_PAIRS: usize = 16384;
+
+/// Moved proxies from which their tree queries split over the pool (when parallel).
+pub const PAR_MOVED: usize = 256;
+
+/// Moved proxies a parallel query task takes at once.
+const QUERY_CHUNK: usize = 64;
 
 /// The tight box of a free key: it overlaps nothing.
 const EMPTY: Aabb = Aabb {
@@ -74,6 +97,10 @@ pub struct BroadPhase {
     fresh: Vec<(u32, u32)>,
     merged: Vec<(u32, u32)>,
     fat_margin: f32,
+    /// Whether `find_pairs` may use the rayon pool.
+    parallel: bool,
+    /// One list per parallel task (kept for the next call).
+    parts: Vec<Vec<(u32, u32)>>,
 }
 
 impl Default for BroadPhase {
@@ -113,7 +140,21 @@ impl BroadPhase {
             } else {
                 0.0
             },
+            parallel: false,
+            parts: Vec::new(),
         }
+    }
+
+    /// Lets [`find_pairs`](Self::find_pairs) share its larger passes with the other
+    /// threads of the current rayon pool (off by default; the pairs found are the same
+    /// either way, in the same order).
+    pub fn set_parallel(&mut self, parallel: bool) {
+        self.parallel = parallel;
+    }
+
+    /// Whether a pass over `n` items, parallel from `min`, splits over the pool.
+    fn splits(&self, n: usize, min: usize) -> bool {
+        self.parallel && n >= min && rayon::current_num_threads() > 1
     }
 
     /// Number of proxies.
@@ -252,28 +293,37 @@ impl BroadPhase {
     /// Replaces the contents of `out` by all pairs `(a, b)`, `a < b`, ascending,
     /// whose boxes overlap; static–static pairs and filtered pairs are left out.
     pub fn find_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
+        let split_pairs = self.splits(self.pairs.len(), PAR_PAIRS);
+        let split_moved = self.splits(self.moved.len(), PAR_MOVED);
         let px = &self.proxies;
         let get = |k: u32| px.get(k as usize).copied().flatten();
         // 1. Drop stale pairs. A listed pair goes stale only when one of its proxies
         //    is removed or changes its fat box, set or filter (each of which lists it
         //    in `moved`), so a step where none did keeps the list as it is.
         if self.removed || !self.moved.is_empty() {
-            self.pairs.retain(|&(a, b)| match (get(a), get(b)) {
+            let live = |&(a, b): &(u32, u32)| match (get(a), get(b)) {
                 (Some(pa), Some(pb)) => {
                     (pa.moving || pb.moving)
                         && pa.filter.test(&pb.filter)
                         && pa.fat.overlaps(&pb.fat)
                 }
                 _ => false,
-            });
+            };
+            if split_pairs {
+                par_filter(&self.pairs, &mut self.merged, &mut self.parts, live);
+                std::mem::swap(&mut self.pairs, &mut self.merged);
+            } else {
+                self.pairs.retain(live);
+            }
             self.removed = false;
         }
         // 2. New pairs of moved proxies.
         self.fresh.clear();
         self.moved.sort_unstable();
         self.moved.dedup();
-        for &m in &self.moved {
-            let Some(pm) = get(m) else { continue };
+        let trees = &self.trees;
+        let query = |m: u32, fresh: &mut Vec<(u32, u32)>| {
+            let Some(pm) = get(m) else { return };
             let mut visit = |k: u32| {
                 if k == m {
                     return;
@@ -286,12 +336,34 @@ impl BroadPhase {
                     && !(pk.moved && k < m)
                     && pm.filter.test(&pk.filter)
                 {
-                    self.fresh.push((m.min(k), m.max(k)));
+                    fresh.push((m.min(k), m.max(k)));
                 }
             };
-            self.trees[1].query(&pm.fat, &mut visit);
+            trees[1].query(&pm.fat, &mut visit);
             if pm.moving {
-                self.trees[0].query(&pm.fat, &mut visit);
+                trees[0].query(&pm.fat, &mut visit);
+            }
+        };
+        if split_moved {
+            // (Each task's pairs in a list of its own, then one after another.)
+            let chunks = self.moved.len().div_ceil(QUERY_CHUNK);
+            self.parts
+                .resize_with(self.parts.len().max(chunks), Vec::new);
+            self.parts[..chunks]
+                .par_iter_mut()
+                .zip(self.moved.par_chunks(QUERY_CHUNK))
+                .for_each(|(found, ms)| {
+                    found.clear();
+                    for &m in ms {
+                        query(m, found);
+                    }
+                });
+            for found in &self.parts[..chunks] {
+                self.fresh.extend_from_slice(found);
+            }
+        } else {
+            for &m in &self.moved {
+                query(m, &mut self.fresh);
             }
         }
         for &m in &self.moved {
@@ -302,7 +374,11 @@ impl BroadPhase {
         self.moved.clear();
         // 3. Merge.
         if !self.fresh.is_empty() {
-            self.fresh.sort_unstable();
+            if self.splits(self.fresh.len(), PAR_PAIRS) {
+                self.fresh.par_sort_unstable();
+            } else {
+                self.fresh.sort_unstable();
+            }
             self.fresh.dedup();
             self.merged.clear();
             self.merged.reserve(self.pairs.len() + self.fresh.len());
@@ -335,11 +411,42 @@ impl BroadPhase {
         // 4. Tight overlaps (all six comparisons without a branch between them:
         //    whether two neighbours' tight boxes touch is hard to predict).
         let tight = &self.tight;
-        out.clear();
-        out.extend(self.pairs.iter().copied().filter(|&(a, b)| {
+        let touch = |&(a, b): &(u32, u32)| {
             let (x, y) = (&tight[a as usize], &tight[b as usize]);
             (x.min.cmple(y.max) & y.min.cmple(x.max)).all()
-        }));
+        };
+        if self.splits(self.pairs.len(), PAR_PAIRS) {
+            par_filter(&self.pairs, out, &mut self.parts, touch);
+        } else {
+            out.clear();
+            out.extend(self.pairs.iter().copied().filter(touch));
+        }
+    }
+}
+
+/// `out` = the pairs of `src` that `keep` keeps, in order: the pool's threads each
+/// filter a run of `src` into a list of `parts`, which are then copied out one after
+/// another.
+fn par_filter(
+    src: &[(u32, u32)],
+    out: &mut Vec<(u32, u32)>,
+    parts: &mut Vec<Vec<(u32, u32)>>,
+    keep: impl Fn(&(u32, u32)) -> bool + Sync,
+) {
+    // (A few runs a thread, so that one slowed thread holds the others up less.)
+    let chunk = src.len().div_ceil(4 * rayon::current_num_threads()).max(1);
+    let runs = src.len().div_ceil(chunk);
+    parts.resize_with(parts.len().max(runs), Vec::new);
+    parts[..runs]
+        .par_iter_mut()
+        .zip(src.par_chunks(chunk))
+        .for_each(|(part, run)| {
+            part.clear();
+            part.extend(run.iter().copied().filter(&keep));
+        });
+    out.clear();
+    for part in &parts[..runs] {
+        out.extend_from_slice(part);
     }
 }
 
@@ -424,6 +531,72 @@ mod tests {
             }
             bp.find_pairs(&mut out);
             assert_eq!(out, brute(&items), "step {step}");
+        }
+    }
+
+    /// The parallel passes (on pools of two and four threads) give the serial passes'
+    /// pairs in the same order, through inserts, removals, changes of set and moves
+    /// large enough to take every parallel branch.
+    #[test]
+    fn parallel_passes_find_the_same_pairs_in_the_same_order() {
+        for threads in [2, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let mut state = 777u64 + threads as u64;
+                let mut rnd = move || {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ((state >> 33) as f32) / (1u64 << 31) as f32
+                };
+                let n = 3000u32;
+                let mut serial = BroadPhase::new();
+                let mut par = BroadPhase::new();
+                par.set_parallel(true);
+                let place = |rnd: &mut dyn FnMut() -> f32| {
+                    let c = Vec3::new(rnd() * 30.0, rnd() * 30.0, rnd() * 6.0);
+                    Aabb::from_center_half_extents(c, Vec3::splat(0.3 + rnd() * 0.6))
+                };
+                for k in 0..n {
+                    let b = place(&mut rnd);
+                    let moving = k % 5 != 0;
+                    serial.insert(k, b, moving, CollisionFilter::ALL);
+                    par.insert(k, b, moving, CollisionFilter::ALL);
+                }
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                let (mut big_lists, mut big_moves) = (0, 0);
+                for step in 0..12 {
+                    let mut moved = 0;
+                    for _ in 0..800 {
+                        let k = (rnd() * n as f32) as u32 % n;
+                        let r = rnd();
+                        if r < 0.03 {
+                            serial.remove(k);
+                            par.remove(k);
+                        } else if r < 0.06 {
+                            let bx = place(&mut rnd);
+                            serial.insert(k, bx, true, CollisionFilter::ALL);
+                            par.insert(k, bx, true, CollisionFilter::ALL);
+                        } else if r < 0.08 {
+                            serial.set_moving(k, r < 0.07);
+                            par.set_moving(k, r < 0.07);
+                        } else {
+                            let bx = place(&mut rnd);
+                            moved += usize::from(serial.update(k, bx));
+                            par.update(k, bx);
+                        }
+                    }
+                    big_moves += usize::from(moved >= PAR_MOVED);
+                    serial.find_pairs(&mut a);
+                    par.find_pairs(&mut b);
+                    big_lists += usize::from(a.len() >= PAR_PAIRS);
+                    assert_eq!(a, b, "{threads} threads, step {step}");
+                }
+                assert!(big_lists > 0 && big_moves > 0, "{big_lists} {big_moves}");
+            });
         }
     }
 

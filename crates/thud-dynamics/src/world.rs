@@ -20,7 +20,8 @@
 use std::time::Instant;
 
 use glam::{Mat3, Quat, Vec3};
-use thud_collide::{BroadPhase, NarrowPhase, Pose};
+use rayon::prelude::*;
+use thud_collide::{Aabb, BroadPhase, NarrowPhase, Pose};
 
 use crate::body::{Body, BodyBuilder, BodyHandle, BodyKind, BodySet, com_at, origin_at};
 use crate::collider::ColliderSet;
@@ -99,6 +100,10 @@ pub struct World {
     stats: StepStats,
     /// Body slots whose pose the user changed since the last step (AABB refresh).
     dirty: Vec<u32>,
+    /// Whether this step uses the rayon pool (`uses_pool`).
+    pool: bool,
+    /// The moving colliders' new poses and boxes, made on the pool (`broad_phase`).
+    collider_boxes: Vec<(u32, Pose, Aabb, Vec3)>,
     /// Per body slot: whether its colliders are marked moving in the broadphase.
     moving: Vec<bool>,
     /// Per body slot: whether it is dynamic (set by each step's broadphase pass, for
@@ -156,6 +161,8 @@ impl World {
             joint_rows: JointRows::default(),
             stats: StepStats::default(),
             dirty: Vec::new(),
+            pool: false,
+            collider_boxes: Vec::new(),
             moving: Vec::new(),
             dynamic: Vec::new(),
         }
@@ -563,7 +570,9 @@ impl World {
             }
         };
         let pool = self.uses_pool();
+        self.pool = pool;
         self.narrow.set_parallel(pool);
+        self.broad.set_parallel(pool);
         if pool && rayon::current_thread_index().is_none() {
             // Called from outside the pool (a game's main thread): run the whole step on
             // a pool thread, one hand-over per step instead of one per parallel stage.
@@ -650,21 +659,16 @@ impl World {
         let b = self.bodies.slot(slot);
         let ahead = b.linear_velocity * (AHEAD_STEPS * self.settings.dt);
         for &k in &b.collider_keys {
-            let ki = k as usize;
-            let local = self.colliders.local[ki];
-            // (A collider at the body's origin, the common case, takes the body's pose.)
-            let pose = if local == Pose::IDENTITY {
-                b.pose
-            } else {
-                b.pose.mul(local)
-            };
-            self.colliders.poses[ki] = pose;
-            let aabb = self.colliders.shapes[ki].aabb(&pose).expanded(margin);
+            let (pose, aabb) = collider_box(&self.colliders, k, b, margin);
+            self.colliders.poses[k as usize] = pose;
             self.broad.update_moving(k, aabb, ahead);
         }
     }
 
     fn broad_phase(&mut self) {
+        // On the pool, the moving colliders' poses and boxes are made in parallel
+        // (in body order), then handed to the broadphase in that order on this thread.
+        let split = self.pool && self.bodies.order().len() >= PAR_BODIES;
         let mut changed = false;
         for i in 0..self.bodies.order().len() {
             let slot = self.bodies.order()[i];
@@ -681,9 +685,34 @@ impl World {
                     self.broad.set_moving(k, moving);
                 }
             }
-            if moving {
+            if moving && !split {
                 self.refresh_colliders(slot);
             }
+        }
+        if split {
+            let (bodies, colliders, moving) = (&self.bodies, &self.colliders, &self.moving);
+            let (margin, dt) = (self.settings.contact_margin, self.settings.dt);
+            let mut boxes = std::mem::take(&mut self.collider_boxes);
+            boxes.clear();
+            boxes.par_extend(
+                bodies
+                    .order()
+                    .par_iter()
+                    .filter(|&&slot| moving[slot as usize])
+                    .flat_map_iter(|&slot| {
+                        let b = bodies.slot(slot);
+                        let ahead = b.linear_velocity * (AHEAD_STEPS * dt);
+                        b.collider_keys.iter().map(move |&k| {
+                            let (pose, aabb) = collider_box(colliders, k, b, margin);
+                            (k, pose, aabb, ahead)
+                        })
+                    }),
+            );
+            for &(k, pose, aabb, ahead) in &boxes {
+                self.colliders.poses[k as usize] = pose;
+                self.broad.update_moving(k, aabb, ahead);
+            }
+            self.collider_boxes = boxes;
         }
         self.island_bodies_changed = changed;
         let mut dirty = std::mem::take(&mut self.dirty);
@@ -1345,6 +1374,22 @@ enum Rows {
 /// How many steps of travel a moving collider's new broadphase box reaches ahead
 /// (`BroadPhase::update_moving`).
 const AHEAD_STEPS: f32 = 4.0;
+
+/// Bodies from which a step on the pool makes its colliders' boxes in parallel.
+const PAR_BODIES: usize = 8192;
+
+/// Collider `k`'s world pose on body `b` and its box grown by the contact margin.
+fn collider_box(colliders: &ColliderSet, k: u32, b: &Body, margin: f32) -> (Pose, Aabb) {
+    let ki = k as usize;
+    let local = colliders.local[ki];
+    // (A collider at the body's origin, the common case, takes the body's pose.)
+    let pose = if local == Pose::IDENTITY {
+        b.pose
+    } else {
+        b.pose.mul(local)
+    };
+    (pose, colliders.shapes[ki].aabb(&pose).expanded(margin))
+}
 
 #[inline(always)]
 fn next_substep_body(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h: f32) {
