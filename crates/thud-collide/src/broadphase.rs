@@ -552,7 +552,7 @@ mod tests {
                         .wrapping_add(1442695040888963407);
                     ((state >> 33) as f32) / (1u64 << 31) as f32
                 };
-                let n = 3000u32;
+                let n = 6000u32;
                 let mut serial = BroadPhase::new();
                 let mut par = BroadPhase::new();
                 par.set_parallel(true);
@@ -595,7 +595,11 @@ mod tests {
                     big_lists += usize::from(a.len() >= PAR_PAIRS);
                     assert_eq!(a, b, "{threads} threads, step {step}");
                 }
-                assert!(big_lists > 0 && big_moves > 0, "{big_lists} {big_moves}");
+                assert!(
+                    big_lists > 0 && big_moves > 0,
+                    "{big_lists} {big_moves} {}",
+                    a.len()
+                );
             });
         }
     }
