@@ -11,6 +11,15 @@
 //!    stack — cost a few transforms. (Jolt's body-pair cache does the same.)
 //!    The reference pose is not updated on reuse, so slow drift still triggers a
 //!    recomputation once it adds up to the threshold.
+//!
+//!    A pair found *apart* keeps its empty list for longer. The box pair reports,
+//!    where an axis separates the boxes by more than the margin, its widest gap `g`
+//!    along the fifteen axes, a lower bound on their distance. B's points, seen from
+//!    A, move by at most `|Δt| + 2·sin(θ/2)·r_B` (`Δt`, `θ`: how far B's pose in A's
+//!    frame moved and turned since, `r_B`: B's reach from its origin, `|h_B|` for a
+//!    box), so while that stays under `g − margin` the boxes are still more than the
+//!    margin apart and the pair is not computed again. In a settling heap over half
+//!    the recomputed pairs were such near misses (boxes whose bounding boxes overlap).
 //! 2. **Recompute** otherwise ([`crate::contact_manifolds`]); each new manifold
 //!    is matched with last step's manifold of the same `(a, b, sub_a, sub_b)`,
 //!    and each new point with an old point by equal [`crate::FeatureId`] (the
@@ -44,7 +53,8 @@ use rayon::prelude::*;
 
 use glam::{Mat3A, Vec3, Vec3A};
 
-use crate::{Manifold, Pose, Shape, contact_manifolds};
+use crate::narrow::contact_manifolds_apart;
+use crate::{Manifold, Pose, Shape};
 
 /// A manifold tagged with the collider slots and sub-shape indices it belongs to.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,6 +84,9 @@ struct PairState {
     rel: Pose,
     start: u32,
     count: u32,
+    /// A lower bound on the distance between the shapes at `rel`, where they were
+    /// found apart (0: unknown, or touching), and B's reach from its origin.
+    apart: (f32, f32),
 }
 
 /// One chunk's output.
@@ -184,10 +197,15 @@ impl NarrowPhase {
         self.parallel = parallel;
     }
 
-    fn reuse(&self) -> Reuse {
+    fn reuse(&self, margin: f32) -> Reuse {
         Reuse {
             d2: self.reuse_distance * self.reuse_distance,
             cos: self.reuse_cos_half_angle,
+            margin: if self.reuse_distance > 0.0 {
+                margin
+            } else {
+                f32::INFINITY
+            },
         }
     }
 
@@ -263,7 +281,7 @@ impl NarrowPhase {
         };
         let mut previous = std::mem::take(&mut self.previous);
         let (prev_normals, prev_states) = (&self.prev_normals, &self.prev_states);
-        let (match_distance, reuse) = (self.match_distance, self.reuse());
+        let (match_distance, reuse) = (self.match_distance, self.reuse(margin));
         let rotations = &self.rotations;
         let ctx_of = |prev| Ctx {
             shapes,
@@ -364,7 +382,7 @@ impl NarrowPhase {
                 continue;
             };
             tmp.clear();
-            contact_manifolds(
+            let apart = contact_manifolds_apart(
                 &shapes[a as usize],
                 pa,
                 &shapes[b as usize],
@@ -393,6 +411,7 @@ impl NarrowPhase {
                 rel,
                 start: at,
                 count: 0,
+                apart,
             });
         }
         gone |= old
@@ -415,7 +434,7 @@ impl NarrowPhase {
             rotations: &self.rotations,
             margin,
             match_tol2: self.match_distance * self.match_distance,
-            reuse: self.reuse(),
+            reuse: self.reuse(margin),
         };
         let total = self.states.len();
         let recomputed = if self.parallel && total > CHUNK && rayon::current_num_threads() > 1 {
@@ -607,13 +626,14 @@ impl InPlace<'_> {
                 // and computed afresh once it has them again.
                 let mut rel = st.rel;
                 rel.position = Vec3::NAN;
+                st.apart = (0.0, 0.0);
                 patches.at.push(((first + i) as u32, 0, rel));
                 continue;
             };
             let (ia, ib) = (st.a as usize, st.b as usize);
             let rel = pa.inv_mul(pb);
             let range = st.start as usize - begin..(st.start + st.count) as usize - begin;
-            if self.reuse.keeps(&rel, &st.rel) {
+            if self.reuse.keeps(&rel, st) {
                 if !range.is_empty() {
                     let (ra, rb) = (self.rotations[ia], self.rotations[ib]);
                     for (m, nl) in ms[range.clone()].iter_mut().zip(&ns[range]) {
@@ -624,7 +644,14 @@ impl InPlace<'_> {
             }
             recomputed += 1;
             tmp.clear();
-            contact_manifolds(&self.shapes[ia], pa, &self.shapes[ib], pb, self.margin, tmp);
+            st.apart = contact_manifolds_apart(
+                &self.shapes[ia],
+                pa,
+                &self.shapes[ib],
+                pb,
+                self.margin,
+                tmp,
+            );
             let same_shape = tmp.len() == range.len()
                 && tmp
                     .iter()
@@ -702,8 +729,8 @@ impl Ctx<'_> {
             }
             let st = states.get(cursor).filter(|s| (s.a, s.b) == (a, b)).copied();
             cursor += usize::from(st.is_some());
-            if let Some(st) = st
-                && self.reuse.keeps(&rel, &st.rel)
+            if let Some(mut st) = st
+                && self.reuse.keeps(&rel, &mut st)
             {
                 // Reuse, as in `run`.
                 let start = out.manifolds.len() as u32;
@@ -757,8 +784,8 @@ impl Ctx<'_> {
                 .filter(|s| (s.a, s.b) == (a, b))
                 .copied();
             let start = out.manifolds.len() as u32;
-            if let Some(st) = old
-                && self.reuse.keeps(&rel, &st.rel)
+            if let Some(mut st) = old
+                && self.reuse.keeps(&rel, &mut st)
             {
                 // Reuse: same manifolds, anchors re-evaluated at the new poses.
                 let range = st.start as usize..(st.start + st.count) as usize;
@@ -780,6 +807,7 @@ impl Ctx<'_> {
                     rel: st.rel,
                     start,
                     count: st.count,
+                    apart: st.apart,
                 });
                 continue;
             }
@@ -800,20 +828,39 @@ impl Ctx<'_> {
     }
 }
 
-/// The reuse thresholds: squared distance (m²) and cosine of half the angle.
+/// The reuse thresholds: squared distance (m²) and cosine of half the angle; the
+/// contact margin (infinite where reuse is off).
 #[derive(Clone, Copy, Debug)]
 struct Reuse {
     d2: f32,
     cos: f32,
+    margin: f32,
 }
 
 impl Reuse {
     /// Whether a pair whose relative pose is now `rel` keeps the manifolds it had at
-    /// `at` (within the distance and the angle).
+    /// `st.rel`: within the distance and the angle, or found apart and not moved far
+    /// enough since to come within the margin (module notes). A pair kept apart is
+    /// looked at from `rel` on, its distance bound lowered by what it may have moved,
+    /// so that while it rests it passes the first test again.
     #[inline]
-    fn keeps(self, rel: &Pose, at: &Pose) -> bool {
-        (rel.position - at.position).length_squared() <= self.d2
-            && rel.rotation.dot(at.rotation).abs() >= self.cos
+    fn keeps(self, rel: &Pose, st: &mut PairState) -> bool {
+        let d2 = (rel.position - st.rel.position).length_squared();
+        let cos = rel.rotation.dot(st.rel.rotation).abs();
+        if d2 <= self.d2 && cos >= self.cos {
+            return true;
+        }
+        let (gap, reach) = st.apart;
+        if gap <= self.margin {
+            return false;
+        }
+        // (B's points move by at most |Δt| + 2·sin(θ/2)·reach in A's frame.)
+        let moved = d2.sqrt() + 2.0 * (1.0 - cos * cos).max(0.0).sqrt() * reach;
+        let still = moved < gap - self.margin;
+        if still {
+            (st.rel, st.apart.0) = (*rel, gap - moved);
+        }
+        still
     }
 }
 
@@ -878,7 +925,7 @@ impl Fresh<'_> {
         out.recomputed += 1;
         let start = out.manifolds.len() as u32;
         tmp.clear();
-        contact_manifolds(sa, pa, sb, pb, self.margin, tmp);
+        let apart = contact_manifolds_apart(sa, pa, sb, pb, self.margin, tmp);
         fresh_manifolds((a, b), pa, tmp, old, self.match_tol2, out);
         let count = out.manifolds.len() as u32 - start;
         out.states.push(PairState {
@@ -887,6 +934,7 @@ impl Fresh<'_> {
             rel: self.rel,
             start,
             count,
+            apart,
         });
     }
 }
@@ -1008,6 +1056,65 @@ mod tests {
     use glam::{Quat, Vec3};
 
     use super::*;
+
+    /// Box pairs closing in from apart, turning as they come: the cache skips the pairs
+    /// still too far apart to touch (fewer pairs computed than steps), and never one
+    /// that touches — whenever a fresh computation finds a point at or below zero
+    /// separation, the cached manifolds are the fresh ones, point for point. (With the
+    /// distance-and-angle reuse all but off, so that only the rule for pairs apart
+    /// keeps anything.)
+    #[test]
+    fn pairs_kept_apart_are_computed_again_before_they_touch() {
+        let mut state = 99u64;
+        let mut rnd = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) as f32) / (1u64 << 31) as f32 - 0.5
+        };
+        let shapes = [
+            Shape::cuboid(Vec3::new(0.5, 0.3, 0.4)).unwrap(),
+            Shape::cuboid(Vec3::new(0.2, 0.6, 0.5)).unwrap(),
+        ];
+        let (mut computed, mut steps, mut touching) = (0, 0, 0);
+        for _ in 0..40 {
+            let mut np = NarrowPhase::new().with_reuse_thresholds(1e-9, 1e-9);
+            let mut fresh = NarrowPhase::new().with_reuse_thresholds(0.0, 0.0);
+            let axis = Vec3::new(rnd(), rnd(), rnd()).normalize();
+            let spin = Vec3::new(rnd(), rnd(), rnd()) * 0.05;
+            let start = Pose::new(axis * 2.0, Quat::from_scaled_axis(Vec3::splat(rnd() * 3.0)));
+            let a = Pose::new(
+                Vec3::ZERO,
+                Quat::from_scaled_axis(Vec3::new(rnd(), rnd(), rnd())),
+            );
+            for k in 0..150 {
+                let b = Pose::new(
+                    start.position - axis * (k as f32 * 0.012),
+                    Quat::from_scaled_axis(spin * k as f32) * start.rotation,
+                );
+                np.update(&[(0, 1)], &shapes, &[a, b], 0.02);
+                fresh.update(&[(0, 1)], &shapes, &[a, b], 0.02);
+                computed += np.recomputed_pairs();
+                steps += 1;
+                let f = fresh.manifolds();
+                if f.iter()
+                    .any(|m| m.manifold.points.iter().any(|p| p.separation <= 0.0))
+                {
+                    touching += 1;
+                    let same = np.manifolds().iter().zip(f).all(|(x, y)| {
+                        x.manifold.points.iter().map(|p| p.point).eq(y
+                            .manifold
+                            .points
+                            .iter()
+                            .map(|p| p.point))
+                    });
+                    assert!(same && np.manifolds().len() == f.len(), "step {k}");
+                }
+            }
+        }
+        assert!(touching > 100, "{touching} touching steps");
+        assert!(computed < steps * 3 / 4, "{computed} of {steps} computed");
+    }
 
     /// A pair list that gains or loses pairs without contact is merged in place, and
     /// pairs whose manifolds appear or vanish are spliced in; the manifolds, their

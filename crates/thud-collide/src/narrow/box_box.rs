@@ -62,6 +62,19 @@ pub(crate) fn cuboid_cuboid(
     pose_b: &Pose,
     margin: f32,
 ) -> Option<Manifold> {
+    cuboid_pair(ha, pose_a, hb, pose_b, margin).ok()
+}
+
+/// [`cuboid_cuboid`], or, where an axis separates the boxes by more than `margin`, the
+/// largest gap along the fifteen axes: each is the distance between the boxes'
+/// projections on a unit axis, so no two points of the boxes are nearer than it.
+pub(crate) fn cuboid_pair(
+    ha: Vec3,
+    pose_a: &Pose,
+    hb: Vec3,
+    pose_b: &Pose,
+    margin: f32,
+) -> Result<Manifold, f32> {
     let d = pose_b.position - pose_a.position;
     let ra = pose_a.rotation_matrix();
     let rb = pose_b.rotation_matrix();
@@ -72,7 +85,8 @@ pub(crate) fn cuboid_cuboid(
     let over = Vec3A::splat(margin);
     let apart = sa.cmpgt(over) | sb.cmpgt(over) | edges[0].cmpgt(over);
     if (apart | edges[1].cmpgt(over) | edges[2].cmpgt(over)).any() {
-        return None;
+        let widest = sa.max(sb).max(edges[0]).max(edges[1].max(edges[2]));
+        return Err(widest.max_element());
     }
     // The best (largest) gap of each family, the first of equals.
     let (sep_a, ia) = first_max(&[sa]);
@@ -83,7 +97,7 @@ pub(crate) fn cuboid_cuboid(
     if let Some((i, j)) = best.filter(|_| sep_e > face_max + EDGE_TOL) {
         let n = [Vec3::X, Vec3::Y, Vec3::Z][i].cross(r.col(j));
         let edge = (i, j, n / n.length());
-        return Some(edge_contact(ha, hb, (&ra, pose_a.position), &r, t, edge));
+        return Ok(edge_contact(ha, hb, (&ra, pose_a.position), &r, t, edge));
     }
     if sep_b > sep_a + FACE_TOL {
         // B holds the reference face: express A in B's frame.
@@ -93,10 +107,10 @@ pub(crate) fn cuboid_cuboid(
         let mut m = face_contact(hb, ha, &rt, tt, jb, margin, refb, true);
         // The reference box was B: flip so the normal points from A to B.
         m.flip();
-        Some(m)
+        Ok(m)
     } else {
         let refa = (&ra, pose_a.position);
-        Some(face_contact(ha, hb, &r, t, ia, margin, refa, false))
+        Ok(face_contact(ha, hb, &r, t, ia, margin, refa, false))
     }
 }
 

@@ -111,6 +111,39 @@ pub fn contact_manifolds(
     }
 }
 
+/// [`contact_manifolds`], returning, where it appends nothing, a lower bound on the
+/// distance between the two shapes and the reach of `b` (the largest distance of its
+/// points from its origin): `(0, 0)` where it cannot tell (only the box pair says).
+/// The narrowphase cache keeps a pair that far apart without looking again until it
+/// may have moved by that much.
+pub(crate) fn contact_manifolds_apart(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    out: &mut Vec<(u32, u32, Manifold)>,
+) -> (f32, f32) {
+    if let (Shape::Cuboid(x), Shape::Cuboid(y)) = (a, b)
+        && margin.is_finite()
+        && pose_a.is_finite()
+        && pose_b.is_finite()
+    {
+        let hb = y.half_extents();
+        return match box_box::cuboid_pair(x.half_extents(), pose_a, hb, pose_b, margin.max(0.0)) {
+            Ok(m) => {
+                if !m.is_empty() {
+                    out.push((0, 0, m));
+                }
+                (0.0, 0.0)
+            }
+            Err(gap) => (gap, hb.length()),
+        };
+    }
+    contact_manifolds(a, pose_a, b, pose_b, margin, out);
+    (0.0, 0.0)
+}
+
 /// Re-expresses `local_a` (in the child frame `child`) in the parent frame `parent`.
 fn fix_local_a(m: &mut Manifold, child: &Pose, parent: &Pose) {
     for p in &mut m.points {
