@@ -57,7 +57,7 @@ use crate::narrow::contact_manifolds_apart;
 use crate::{Manifold, Pose, Shape};
 
 /// A manifold tagged with the collider slots and sub-shape indices it belongs to.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PairManifold {
     /// Collider slot of shape A.
     pub a: u32,
@@ -498,11 +498,11 @@ impl NarrowPhase {
     /// Builds the manifold list of the pair states: each pair's manifolds where they
     /// lie, those of pairs gone dropped, the new manifolds of new pairs (`inserts`)
     /// and of pairs whose manifolds changed structure (`patches`) spliced in; the
-    /// others are moved once. Renumbers the states.
+    /// others are copied a run at a time. Renumbers the states.
     fn apply_patches(&mut self) {
         self.layout = self.layout.wrapping_add(1);
-        let mut old_m = std::mem::take(&mut self.manifolds);
-        let mut old_n = std::mem::take(&mut self.normals);
+        let old_m = std::mem::take(&mut self.manifolds);
+        let old_n = std::mem::take(&mut self.normals);
         let mut new_m = std::mem::take(&mut self.previous);
         let mut new_n = std::mem::take(&mut self.prev_normals);
         new_m.clear();
@@ -510,47 +510,49 @@ impl NarrowPhase {
         let added = self.patches.manifolds.len() + self.inserts.manifolds.len();
         new_m.reserve(old_m.len() + added);
         new_n.reserve(old_n.len() + added);
+        // Runs of old manifolds kept as they are, copied a run at a time.
+        let mut run = 0..0;
+        let copy = |run: &std::ops::Range<usize>, m: &mut Vec<PairManifold>, n: &mut Vec<Vec3>| {
+            m.extend_from_slice(&old_m[run.clone()]);
+            n.extend_from_slice(&old_n[run.clone()]);
+        };
         {
-            let mut old = old_m.drain(..).zip(old_n.drain(..));
-            let mut pos = 0;
-            let (patches, inserts) = (&mut self.patches, &mut self.inserts);
-            let mut lists = [patches, inserts].map(|p| {
-                (
-                    p.at.iter().peekable(),
-                    p.manifolds.drain(..).zip(p.normals.drain(..)),
-                )
-            });
+            let (patches, inserts) = (&self.patches, &self.inserts);
+            let mut lists = [patches, inserts].map(|p| (p, p.at.iter().peekable(), 0));
             for (i, st) in self.states.iter_mut().enumerate() {
-                // Past the manifolds of pairs gone since last step.
-                old.by_ref().take(st.start as usize - pos).for_each(drop);
-                pos = (st.start + st.count) as usize;
-                let start = new_m.len() as u32;
-                let mut count = st.count;
-                let patch = lists.iter_mut().find_map(|(at, fresh)| {
+                let start = (new_m.len() + run.len()) as u32;
+                let patch = lists.iter_mut().find_map(|(p, at, next)| {
                     at.next_if(|&&(k, _, _)| k as usize == i)
-                        .map(|&(_, n, rel)| (n, rel, fresh))
+                        .map(|&(_, n, rel)| {
+                            let from = *next;
+                            *next += n as usize;
+                            (&p.manifolds[from..*next], &p.normals[from..*next], rel)
+                        })
                 });
                 match patch {
-                    Some((n, rel, fresh)) => {
-                        old.by_ref().take(st.count as usize).for_each(drop);
-                        for (m, nl) in fresh.by_ref().take(n as usize) {
-                            new_m.push(m);
-                            new_n.push(nl);
-                        }
-                        (count, st.rel) = (n, rel);
+                    Some((ms, ns, rel)) => {
+                        copy(&run, &mut new_m, &mut new_n);
+                        run = 0..0;
+                        new_m.extend_from_slice(ms);
+                        new_n.extend_from_slice(ns);
+                        (st.count, st.rel) = (ms.len() as u32, rel);
                     }
                     None => {
-                        for (m, nl) in old.by_ref().take(st.count as usize) {
-                            new_m.push(m);
-                            new_n.push(nl);
+                        let own = st.start as usize..(st.start + st.count) as usize;
+                        if own.start == run.end {
+                            run.end = own.end;
+                        } else {
+                            copy(&run, &mut new_m, &mut new_n);
+                            run = own;
                         }
                     }
                 }
-                (st.start, st.count) = (start, count);
+                st.start = start;
             }
         }
-        self.patches.at.clear();
-        self.inserts.at.clear();
+        copy(&run, &mut new_m, &mut new_n);
+        self.patches.clear();
+        self.inserts.clear();
         (self.manifolds, self.normals) = (new_m, new_n);
         (self.previous, self.prev_normals) = (old_m, old_n);
     }
@@ -675,8 +677,7 @@ impl InPlace<'_> {
                 carry_user(manifold, &old.manifold, self.match_tol2);
                 *nl = pa.inverse_transform_vector(manifold.normal);
                 old.manifold.normal = manifold.normal;
-                old.manifold.points.clear();
-                old.manifold.points.extend_from_slice(&manifold.points);
+                old.manifold.points = manifold.points;
             }
             tmp.clear();
             st.rel = rel;
@@ -795,7 +796,7 @@ impl Ctx<'_> {
                         .iter()
                         .zip(&self.prev_normals[range])
                     {
-                        let mut m = m.clone();
+                        let mut m = *m;
                         refresh(&mut m.manifold, *nl, (pa, ra), (pb, rb));
                         out.manifolds.push(m);
                         out.normals.push(*nl);

@@ -55,7 +55,7 @@ pub use broadphase::BroadPhase;
 pub use cache::{NarrowPhase, PairManifold};
 pub use error::ShapeError;
 pub use filter::CollisionFilter;
-pub use manifold::{ContactPoint, FeatureId, Manifold};
+pub use manifold::{ContactPoint, ContactPoints, FeatureId, Manifold};
 pub use mass::MassProperties;
 pub use narrow::{contact, contact_manifolds};
 pub use pose::Pose;

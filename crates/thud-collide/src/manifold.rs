@@ -23,8 +23,9 @@
 //!   points. Three floats: a point is 56 bytes, and the narrowphase's points are
 //!   streamed several times a step.
 
+use std::ops::{Deref, DerefMut};
+
 use glam::Vec3;
-use smallvec::SmallVec;
 
 use crate::Pose;
 
@@ -33,7 +34,7 @@ use crate::Pose;
 pub struct FeatureId(pub u32);
 
 /// One contact point of a manifold.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ContactPoint {
     /// Point on A's surface in A's local frame.
     pub local_a: Vec3,
@@ -50,12 +51,150 @@ pub struct ContactPoint {
 }
 
 /// Up to four contact points sharing one normal.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Manifold {
     /// World unit normal from A to B.
     pub normal: Vec3,
     /// The contact points (at most 4).
-    pub points: SmallVec<[ContactPoint; 4]>,
+    pub points: ContactPoints,
+}
+
+/// A manifold's contact points: at most [`ContactPoints::CAPACITY`], held inline, so
+/// a manifold is plain data that copies as bytes (no heap, and no check of where the
+/// points live on every access). Reads and writes go through the slice of the points
+/// held (`Deref`).
+#[derive(Clone, Copy, Default)]
+pub struct ContactPoints {
+    items: [ContactPoint; ContactPoints::CAPACITY],
+    len: u8,
+}
+
+impl ContactPoints {
+    /// Most points a manifold holds.
+    pub const CAPACITY: usize = 4;
+
+    /// No points.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            items: [ContactPoint {
+                local_a: Vec3::ZERO,
+                local_b: Vec3::ZERO,
+                point: Vec3::ZERO,
+                separation: 0.0,
+                feature: FeatureId(0),
+                user: [0.0; 3],
+            }; Self::CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// Adds a point. A full list keeps its four deepest: a deeper point takes the place
+    /// of the shallowest one, a shallower one is left out (the pair routines reduce
+    /// their points to four before they add them, so only a caller's own fifth point
+    /// meets this).
+    pub fn push(&mut self, p: ContactPoint) {
+        let n = usize::from(self.len);
+        if n < Self::CAPACITY {
+            self.items[n] = p;
+            self.len += 1;
+            return;
+        }
+        let shallowest = (1..n).fold(0, |k, i| {
+            if self.items[i].separation > self.items[k].separation {
+                i
+            } else {
+                k
+            }
+        });
+        if p.separation < self.items[shallowest].separation {
+            self.items[shallowest] = p;
+        }
+    }
+
+    /// The points held.
+    #[must_use]
+    pub fn as_slice(&self) -> &[ContactPoint] {
+        self
+    }
+
+    /// The points held, to change in place.
+    pub fn as_mut_slice(&mut self) -> &mut [ContactPoint] {
+        self
+    }
+
+    /// Removes the last point and returns it (`None` if there is none).
+    pub fn pop(&mut self) -> Option<ContactPoint> {
+        let n = self.len.checked_sub(1)?;
+        self.len = n;
+        Some(self.items[usize::from(n)])
+    }
+
+    /// Removes every point.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Adds each point of `ps` in turn ([`push`](Self::push)).
+    pub fn extend_from_slice(&mut self, ps: &[ContactPoint]) {
+        for &p in ps {
+            self.push(p);
+        }
+    }
+}
+
+impl Deref for ContactPoints {
+    type Target = [ContactPoint];
+
+    fn deref(&self) -> &[ContactPoint] {
+        &self.items[..usize::from(self.len)]
+    }
+}
+
+impl DerefMut for ContactPoints {
+    fn deref_mut(&mut self) -> &mut [ContactPoint] {
+        &mut self.items[..usize::from(self.len)]
+    }
+}
+
+impl PartialEq for ContactPoints {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for ContactPoints {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<ContactPoint> for ContactPoints {
+    fn from_iter<I: IntoIterator<Item = ContactPoint>>(iter: I) -> Self {
+        let mut ps = Self::new();
+        for p in iter {
+            ps.push(p);
+        }
+        ps
+    }
+}
+
+impl<'a> IntoIterator for &'a ContactPoints {
+    type Item = &'a ContactPoint;
+    type IntoIter = std::slice::Iter<'a, ContactPoint>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut ContactPoints {
+    type Item = &'a mut ContactPoint;
+    type IntoIter = std::slice::IterMut<'a, ContactPoint>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
 }
 
 impl Manifold {
@@ -64,7 +203,7 @@ impl Manifold {
     pub fn new(normal: Vec3) -> Self {
         Self {
             normal,
-            points: SmallVec::new(),
+            points: ContactPoints::new(),
         }
     }
 
