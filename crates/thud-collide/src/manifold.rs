@@ -246,3 +246,48 @@ impl Manifold {
         self.points.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(separation: f32, id: u32) -> ContactPoint {
+        ContactPoint {
+            separation,
+            feature: FeatureId(id),
+            ..ContactPoint::default()
+        }
+    }
+
+    /// Four points fit; a fifth takes the shallowest one's place only if it is deeper;
+    /// `pop`, `clear` and the slice view see exactly the points held.
+    #[test]
+    fn contact_points_keep_the_four_deepest() {
+        let mut ps = ContactPoints::new();
+        assert!(ps.is_empty() && ps.pop().is_none());
+        for (k, s) in [0.01, -0.02, 0.03, -0.01].into_iter().enumerate() {
+            ps.push(at(s, k as u32));
+        }
+        assert_eq!(ps.len(), ContactPoints::CAPACITY);
+        // Shallower than all four: left out.
+        ps.push(at(0.05, 9));
+        let ids = |ps: &ContactPoints| ps.iter().map(|p| p.feature.0).collect::<Vec<_>>();
+        assert_eq!(ids(&ps), [0, 1, 2, 3]);
+        // Deeper than the shallowest (0.03, id 2): takes its place.
+        ps.push(at(-0.05, 7));
+        assert_eq!(ids(&ps), [0, 1, 7, 3]);
+        assert_eq!(ps.pop().map(|p| p.feature.0), Some(3));
+        assert_eq!(ids(&ps), [0, 1, 7]);
+        let copy = ps;
+        ps.clear();
+        assert!(ps.is_empty());
+        assert_eq!(ids(&copy), [0, 1, 7]);
+        assert_eq!(
+            copy,
+            [at(0.01, 0), at(-0.02, 1), at(-0.05, 7)]
+                .into_iter()
+                .collect()
+        );
+        assert_ne!(copy, ps);
+    }
+}
