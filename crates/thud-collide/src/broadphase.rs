@@ -474,13 +474,7 @@ mod tests {
 
     #[test]
     fn matches_brute_force_under_random_edits() {
-        let mut state = 12345u64;
-        let mut rnd = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 33) as f32) / (1u64 << 31) as f32
-        };
+        let mut rnd = crate::test_rng(12345);
         let mut bp = BroadPhase::new();
         let mut items: Vec<Option<(Aabb, bool, CollisionFilter)>> = vec![None; 300];
         let mut out = Vec::new();
@@ -545,13 +539,7 @@ mod tests {
                 .build()
                 .unwrap();
             pool.install(|| {
-                let mut state = 777u64 + threads as u64;
-                let mut rnd = move || {
-                    state = state
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    ((state >> 33) as f32) / (1u64 << 31) as f32
-                };
+                let mut rnd = crate::test_rng(777 + threads as u64);
                 let n = 6000u32;
                 let mut serial = BroadPhase::new();
                 let mut par = BroadPhase::new();

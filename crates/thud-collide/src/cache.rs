@@ -1066,13 +1066,8 @@ mod tests {
     /// keeps anything.)
     #[test]
     fn pairs_kept_apart_are_computed_again_before_they_touch() {
-        let mut state = 99u64;
-        let mut rnd = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 33) as f32) / (1u64 << 31) as f32 - 0.5
-        };
+        let mut uniform = crate::test_rng(99);
+        let mut rnd = move || uniform() - 0.5;
         let shapes = [
             Shape::cuboid(Vec3::new(0.5, 0.3, 0.4)).unwrap(),
             Shape::cuboid(Vec3::new(0.2, 0.6, 0.5)).unwrap(),

@@ -62,3 +62,16 @@ pub use pose::Pose;
 pub use shape::{
     Capsule, Compound, ConvexHull, Cuboid, Cylinder, Halfspace, HullFace, Shape, Sphere, TriMesh,
 };
+
+/// A small deterministic generator for the unit tests: numbers in `[0, 1)` from a
+/// 64-bit linear congruential sequence started at `seed`.
+#[cfg(test)]
+pub(crate) fn test_rng(seed: u64) -> impl FnMut() -> f32 {
+    let mut state = seed;
+    move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) as f32) / (1u64 << 31) as f32
+    }
+}
