@@ -75,6 +75,7 @@ impl ContactPoints {
 
     /// No points.
     #[must_use]
+    #[inline]
     pub const fn new() -> Self {
         Self {
             items: [ContactPoint {
@@ -93,6 +94,7 @@ impl ContactPoints {
     /// of the shallowest one, a shallower one is left out (the pair routines reduce
     /// their points to four before they add them, so only a caller's own fifth point
     /// meets this).
+    #[inline]
     pub fn push(&mut self, p: ContactPoint) {
         let n = usize::from(self.len);
         if n < Self::CAPACITY {
@@ -114,16 +116,19 @@ impl ContactPoints {
 
     /// The points held.
     #[must_use]
+    #[inline]
     pub fn as_slice(&self) -> &[ContactPoint] {
         self
     }
 
     /// The points held, to change in place.
+    #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [ContactPoint] {
         self
     }
 
     /// Removes the last point and returns it (`None` if there is none).
+    #[inline]
     pub fn pop(&mut self) -> Option<ContactPoint> {
         let n = self.len.checked_sub(1)?;
         self.len = n;
@@ -131,11 +136,13 @@ impl ContactPoints {
     }
 
     /// Removes every point.
+    #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
     /// Adds each point of `ps` in turn ([`push`](Self::push)).
+    #[inline]
     pub fn extend_from_slice(&mut self, ps: &[ContactPoint]) {
         for &p in ps {
             self.push(p);
@@ -146,12 +153,14 @@ impl ContactPoints {
 impl Deref for ContactPoints {
     type Target = [ContactPoint];
 
+    #[inline]
     fn deref(&self) -> &[ContactPoint] {
         &self.items[..usize::from(self.len)]
     }
 }
 
 impl DerefMut for ContactPoints {
+    #[inline]
     fn deref_mut(&mut self) -> &mut [ContactPoint] {
         &mut self.items[..usize::from(self.len)]
     }
@@ -183,6 +192,7 @@ impl<'a> IntoIterator for &'a ContactPoints {
     type Item = &'a ContactPoint;
     type IntoIter = std::slice::Iter<'a, ContactPoint>;
 
+    #[inline]
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }
@@ -192,6 +202,7 @@ impl<'a> IntoIterator for &'a mut ContactPoints {
     type Item = &'a mut ContactPoint;
     type IntoIter = std::slice::IterMut<'a, ContactPoint>;
 
+    #[inline]
     fn into_iter(self) -> Self::IntoIter {
         self.iter_mut()
     }
