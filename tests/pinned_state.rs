@@ -49,7 +49,10 @@
 //! from the reference box's frame — `local_a` as clipped, `local_b` and the world point
 //! through the rotation matrices, the separation as clipped — instead of through four
 //! quaternion rotations (`narrow/box_box.rs`): same values to rounding, same figures;
-//! `tower_20`, whose boxes stand square, did not.)
+//! `tower_20`, whose boxes stand square, did not. `pile_1000`, in every order, moved
+//! when the exact mode stopped taking islands with a body faster than
+//! `Settings::exact_max_speed` at the start of the step (which its solve skips anyway)
+//! out of the lanes into the scalar sweep: their manifolds are swept with the others'.)
 //!
 //! Updating: when a change is *meant* to change the simulation, run
 //! `cargo test -p thud --test pinned_state -- --nocapture`, check the new figures of the scenes
@@ -64,7 +67,7 @@ use thud_dynamics::{Settings, SweepOrder};
 
 const PINNED: [(&str, u64); 3] = [
     ("pyramid_20", 0xab23_8f62_a870_bbc5),
-    ("pile_1000", 0x00af_6d00_7a41_d1c6),
+    ("pile_1000", 0xaff7_c68a_7618_b117),
     ("tower_20", 0x50a6_82f3_bd37_d61c),
 ];
 
@@ -74,7 +77,7 @@ const PINNED: [(&str, u64); 3] = [
 /// did not, and now stays with the sequential order).
 const PINNED_COLORED: [(&str, u64); 2] = [
     ("pyramid_20", 0x7ab0_ed1e_431d_5731),
-    ("pile_1000", 0xbfa3_c0b2_797c_a980),
+    ("pile_1000", 0xccc8_3d3b_59a7_2f11),
 ];
 
 /// With every step building its rows (`Settings::reuse_rows_within` = 0): the hashes
@@ -82,7 +85,7 @@ const PINNED_COLORED: [(&str, u64); 2] = [
 /// box pair's contacts changed their rounding).
 const PINNED_BUILT: [(&str, u64); 3] = [
     ("pyramid_20", 0x7a82_f44a_f510_43a9),
-    ("pile_1000", 0xdad6_198b_3108_8ecb),
+    ("pile_1000", 0xa585_499c_b837_b43e),
     ("tower_20", 0x50a6_82f3_bd37_d61c),
 ];
 

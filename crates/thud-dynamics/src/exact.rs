@@ -532,6 +532,12 @@ pub(crate) fn takes_any(
                 .flat_map(|p| [im(p.a), im(p.b)])
                 .chain(joints.flat_map(|r| [(r.a, r.inv_mass_a), (r.b, r.inv_mass_b)])),
         );
+        // An island with contacts and a body faster than `max_speed` at the start of
+        // the step is left to PGS by `solve_islands` (the start-of-step speeds are
+        // known here): it stays in the lanes, and needs no scalar rows.
+        if !idx.is_empty() && fastest(&ids, bodies) > rule.max_speed {
+            continue;
+        }
         let deep = ids.len() >= rule.min_bodies;
         if deep || ratio >= rule.mass_ratio {
             any = true;
