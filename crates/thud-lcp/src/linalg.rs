@@ -5,7 +5,8 @@
 //! caller derives from the problem's scale), so "numerically singular" is decided in
 //! one place. Costs: factor `⅔k³` for a dense `k × k` block, about `k·kl·(kl + ku)`
 //! for a banded one (lower and upper bandwidths `kl`, `ku`: contact islands in store
-//! order, see `Lu::factor`), solve `2k²`.
+//! order, see `Lu::factor`), solve `2k²` dense and about `2k·(kl + ku)` banded (each
+//! row's sums over its recorded extent).
 
 use crate::matrix::Matrix;
 
