@@ -627,6 +627,9 @@ pub(crate) struct WideContacts {
     /// `write_back` reads them on a step that built no scalar rows.
     impulse: Vec<[Vec4; 3]>,
     sorted: Vec<u32>,
+    /// Scratch of the packing: a colour's manifolds as sort keys, `(!points, m)` in one
+    /// integer.
+    sort_keys: Vec<u64>,
     /// The dependency order of a multi-threaded sweep (`parallel.rs`); empty when the
     /// step runs its sweeps on one thread.
     schedule: Schedule,
@@ -1261,11 +1264,18 @@ impl WideContacts {
             let mut t_next = 0;
             for c in 0..self.coloring.used() {
                 let start = self.groups.len() as u32;
-                self.sorted.clear();
-                self.sorted.extend_from_slice(&self.coloring.colors[c]);
                 let mp = &store.manifold_points;
-                self.sorted
-                    .sort_unstable_by_key(|&m| (std::cmp::Reverse(mp[m as usize].1), m));
+                // Most points first, then store order: `(Reverse(points), m)` as one
+                // integer each (no lookup per comparison).
+                self.sort_keys.clear();
+                self.sort_keys.extend(
+                    self.coloring.colors[c]
+                        .iter()
+                        .map(|&m| (u64::from(!mp[m as usize].1) << 32) | u64::from(m)),
+                );
+                self.sort_keys.sort_unstable();
+                self.sorted.clear();
+                self.sorted.extend(self.sort_keys.iter().map(|&k| k as u32));
                 for chunk in self.sorted.chunks(4) {
                     let mut manifolds = [u32::MAX; 4];
                     let mut g = Group {
