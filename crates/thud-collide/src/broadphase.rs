@@ -80,6 +80,9 @@ struct Proxy {
     filter: CollisionFilter,
     leaf: u32,
     moved: bool,
+    /// Its tree still holds an older fat box ([`BroadPhase::update_moving`] leaves the
+    /// tree to `find_pairs`).
+    refit: bool,
 }
 
 /// Finds overlapping pairs of colliders, keyed by the caller's slots.
@@ -99,6 +102,13 @@ pub struct BroadPhase {
     fat_margin: f32,
     /// Whether `find_pairs` may use the rayon pool.
     parallel: bool,
+    /// Keys whose tree box is behind their fat box (`Proxy::refit`).
+    refit: Vec<u32>,
+    /// Scratch of a rebuild of the moving tree.
+    items: Vec<(Aabb, u32)>,
+    /// Rebuilds of the moving tree so far (for the tests).
+    #[cfg(test)]
+    rebuilds: usize,
     /// One list per parallel task (kept for the next call).
     parts: Vec<Vec<(u32, u32)>>,
 }
@@ -142,6 +152,10 @@ impl BroadPhase {
             },
             parallel: false,
             parts: Vec::new(),
+            refit: Vec::new(),
+            items: Vec::new(),
+            #[cfg(test)]
+            rebuilds: 0,
         }
     }
 
@@ -206,6 +220,7 @@ impl BroadPhase {
             filter,
             leaf,
             moved: true,
+            refit: false,
         });
         self.moved.push(key);
     }
@@ -237,7 +252,10 @@ impl BroadPhase {
                 min: fat.min + ahead.min(glam::Vec3::ZERO),
                 max: fat.max + ahead.max(glam::Vec3::ZERO),
             };
-            self.trees[usize::from(p.moving)].update(p.leaf, p.fat);
+            if !p.refit {
+                p.refit = true;
+                self.refit.push(key);
+            }
             if !p.moved {
                 p.moved = true;
                 self.moved.push(key);
@@ -255,6 +273,7 @@ impl BroadPhase {
             self.trees[usize::from(p.moving)].remove(p.leaf);
             p.leaf = self.trees[usize::from(moving)].insert(key, p.fat);
             p.moving = moving;
+            p.refit = false;
             if !p.moved {
                 p.moved = true;
                 self.moved.push(key);
@@ -293,6 +312,7 @@ impl BroadPhase {
     /// Replaces the contents of `out` by all pairs `(a, b)`, `a < b`, ascending,
     /// whose boxes overlap; static–static pairs and filtered pairs are left out.
     pub fn find_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
+        self.refit_trees();
         let split_pairs = self.splits(self.pairs.len(), PAR_PAIRS);
         let split_moved = self.splits(self.moved.len(), PAR_MOVED);
         let px = &self.proxies;
@@ -352,11 +372,15 @@ impl BroadPhase {
             self.parts[..chunks]
                 .par_iter_mut()
                 .zip(self.moved.par_chunks(QUERY_CHUNK))
-                .for_each(|(found, ms)| {
+                .for_each(|(part, ms)| {
+                    // (Filled on the task's own stack: the lists' headers share cache
+                    // lines.)
+                    let mut found = std::mem::take(part);
                     found.clear();
                     for &m in ms {
-                        query(m, found);
+                        query(m, &mut found);
                     }
+                    *part = found;
                 });
             for found in &self.parts[..chunks] {
                 self.fresh.extend_from_slice(found);
@@ -424,6 +448,71 @@ impl BroadPhase {
     }
 }
 
+impl BroadPhase {
+    /// Brings the trees up to the proxies' fat boxes: the moving tree built anew when
+    /// at least one in [`REBUILD_SHARE`] of its leaves (and [`REBUILD_MIN`] or more)
+    /// escaped their boxes since the last call, else each escaped leaf removed and
+    /// inserted again.
+    fn refit_trees(&mut self) {
+        if self.refit.is_empty() {
+            return;
+        }
+        let proxies = &self.proxies;
+        let stale = |k: &u32| {
+            proxies
+                .get(*k as usize)
+                .copied()
+                .flatten()
+                .filter(|p| p.refit)
+        };
+        let escaped = self
+            .refit
+            .iter()
+            .filter_map(stale)
+            .filter(|p| p.moving)
+            .count();
+        let leaves = self.trees[1].leaves();
+        if leaves >= REBUILD_MIN && escaped * REBUILD_SHARE >= leaves {
+            let mut items = std::mem::take(&mut self.items);
+            items.clear();
+            items.extend(
+                proxies
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, p)| p.filter(|p| p.moving).map(|p| (p.fat, k as u32))),
+            );
+            let parallel = self.parallel && rayon::current_num_threads() > 1;
+            let proxies = &mut self.proxies;
+            self.trees[1].rebuild(&mut items, parallel, |key, leaf| {
+                if let Some(Some(p)) = proxies.get_mut(key as usize) {
+                    p.leaf = leaf;
+                    p.refit = false;
+                }
+            });
+            self.items = items;
+            #[cfg(test)]
+            {
+                self.rebuilds += 1;
+            }
+        }
+        for &k in &self.refit {
+            if let Some(Some(p)) = self.proxies.get_mut(k as usize)
+                && p.refit
+            {
+                self.trees[usize::from(p.moving)].update(p.leaf, p.fat);
+                p.refit = false;
+            }
+        }
+        self.refit.clear();
+    }
+}
+
+/// Leaves the moving tree needs before a step may build it anew.
+const REBUILD_MIN: usize = 64;
+
+/// The moving tree is built anew when at least one in this many of its leaves escaped.
+const REBUILD_SHARE: usize = 4;
+
 /// `out` = the pairs of `src` that `keep` keeps, in order: the pool's threads each
 /// filter a run of `src` into a list of `parts`, which are then copied out one after
 /// another.
@@ -441,8 +530,11 @@ fn par_filter(
         .par_iter_mut()
         .zip(src.par_chunks(chunk))
         .for_each(|(part, run)| {
-            part.clear();
-            part.extend(run.iter().copied().filter(&keep));
+            // (Filled on the task's own stack: the lists' headers share cache lines.)
+            let mut kept = std::mem::take(part);
+            kept.clear();
+            kept.extend(run.iter().copied().filter(&keep));
+            *part = kept;
         });
     out.clear();
     for part in &parts[..runs] {
@@ -588,8 +680,73 @@ mod tests {
                     "{big_lists} {big_moves} {}",
                     a.len()
                 );
+                // Every box moved out of its fat box: the moving tree is built anew, its
+                // halves on the pool's threads.
+                for _ in 0..3 {
+                    for k in 0..n {
+                        let bx = place(&mut rnd);
+                        serial.update(k, bx);
+                        par.update(k, bx);
+                    }
+                    serial.find_pairs(&mut a);
+                    par.find_pairs(&mut b);
+                    assert_eq!(a, b, "{threads} threads, all moved");
+                }
+                assert!(serial.rebuilds >= 3 && par.rebuilds >= 3);
             });
         }
+    }
+
+    /// Steps where most moving boxes leave their fat boxes (the moving tree built anew),
+    /// with static boxes, removals, re-insertions and changes of set among them: the
+    /// pairs are the brute force's.
+    #[test]
+    fn rebuilt_trees_match_brute_force() {
+        let mut rnd = crate::test_rng(4242);
+        let mut bp = BroadPhase::new();
+        let mut items: Vec<Option<(Aabb, bool, CollisionFilter)>> = vec![None; 400];
+        let mut out = Vec::new();
+        let place = |rnd: &mut dyn FnMut() -> f32| {
+            let c = Vec3::new(rnd() * 25.0, rnd() * 25.0, rnd() * 3.0);
+            Aabb::from_center_half_extents(c, Vec3::splat(0.3 + rnd() * 0.8))
+        };
+        for (k, it) in items.iter_mut().enumerate() {
+            let b = place(&mut rnd);
+            let moving = k % 4 != 0;
+            bp.insert(k as u32, b, moving, CollisionFilter::ALL);
+            *it = Some((b, moving, CollisionFilter::ALL));
+        }
+        for step in 0..30 {
+            for (k, it) in items.iter_mut().enumerate() {
+                let r = rnd();
+                let key = k as u32;
+                match it {
+                    None if r < 0.5 => {
+                        let b = place(&mut rnd);
+                        bp.insert(key, b, true, CollisionFilter::ALL);
+                        *it = Some((b, true, CollisionFilter::ALL));
+                    }
+                    None => {}
+                    Some(_) if r < 0.03 => {
+                        bp.remove(key);
+                        *it = None;
+                    }
+                    Some(v) if r < 0.05 => {
+                        v.1 = !v.1;
+                        bp.set_moving(key, v.1);
+                    }
+                    Some(v) if r < 0.85 && (v.1 || r < 0.1) => {
+                        // Moving boxes (and, now and then, static ones) jump.
+                        v.0 = place(&mut rnd);
+                        bp.update(key, v.0);
+                    }
+                    Some(_) => {}
+                }
+            }
+            bp.find_pairs(&mut out);
+            assert_eq!(out, brute(&items), "step {step}");
+        }
+        assert!(bp.rebuilds >= 20, "{} rebuilds", bp.rebuilds);
     }
 
     /// Steps where no fat box changes skip the stale-pair pass; a removal, a filter

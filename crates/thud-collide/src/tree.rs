@@ -152,6 +152,49 @@ impl Tree {
         }
     }
 
+    /// How many leaves the tree holds.
+    pub(crate) fn leaves(&self) -> usize {
+        (self.nodes.len() - self.free.len()).div_ceil(2)
+    }
+
+    /// Builds the tree anew from `items` (box and key of each leaf; reordered), top
+    /// down: each node splits its leaves at the median of their centres along the
+    /// longest side of the centres' bounds. `O(n log n)`, against a removal and an
+    /// insertion per leaf when most of the leaves have moved; the two halves of a large
+    /// node are built side by side on the rayon pool when `parallel`. A subtree of `m`
+    /// leaves takes `2m − 1` consecutive nodes (itself, then its left subtree, then its
+    /// right), so each half writes its own part of the node array and the tree is the
+    /// same on any number of threads. `leaf(key, node)` is called for every leaf.
+    pub(crate) fn rebuild(
+        &mut self,
+        items: &mut [(Aabb, u32)],
+        parallel: bool,
+        mut leaf: impl FnMut(u32, u32),
+    ) {
+        self.free.clear();
+        self.nodes.clear();
+        if items.is_empty() {
+            self.root = None;
+            return;
+        }
+        let blank = Node {
+            aabb: items[0].0,
+            parent: NULL,
+            left: NULL,
+            right: NULL,
+            key: NULL,
+            height: 0,
+        };
+        self.nodes.resize(2 * items.len() - 1, blank);
+        build(&mut self.nodes, 0, NULL, items, parallel);
+        self.root = Some(0);
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.is_leaf() {
+                leaf(n.key, i as u32);
+            }
+        }
+    }
+
     /// Height of the tree (0 for a single leaf or an empty tree).
     #[cfg(test)]
     pub fn height(&self) -> i32 {
@@ -317,6 +360,69 @@ impl Tree {
         tn.height = t_h;
         t
     }
+}
+
+/// Leaves from which [`Tree::rebuild`] builds a node's two halves on two threads.
+const PAR_BUILD: usize = 2048;
+
+/// Builds the subtree of `items` into `nodes` (its `2·items.len() − 1` nodes, the first
+/// at index `base` of the whole array) under `parent`; returns its height.
+fn build(
+    nodes: &mut [Node],
+    base: u32,
+    parent: u32,
+    items: &mut [(Aabb, u32)],
+    parallel: bool,
+) -> i32 {
+    let n = items.len();
+    let (root, rest) = nodes.split_first_mut().expect("a node per subtree");
+    if n == 1 {
+        let (aabb, key) = items[0];
+        *root = Node {
+            aabb,
+            parent,
+            left: NULL,
+            right: NULL,
+            key,
+            height: 0,
+        };
+        return 0;
+    }
+    let centre = |it: &(Aabb, u32)| it.0.min + it.0.max;
+    let (lo, hi) = items.iter().fold(
+        (glam::Vec3::INFINITY, glam::Vec3::NEG_INFINITY),
+        |(lo, hi), it| (lo.min(centre(it)), hi.max(centre(it))),
+    );
+    let size = hi - lo;
+    let axis = if size.x >= size.y && size.x >= size.z {
+        0
+    } else if size.y >= size.z {
+        1
+    } else {
+        2
+    };
+    let mid = n / 2;
+    items.select_nth_unstable_by(mid, |a, b| centre(a)[axis].total_cmp(&centre(b)[axis]));
+    let (li, ri) = items.split_at_mut(mid);
+    let (ln, rn) = rest.split_at_mut(2 * mid - 1);
+    let (l, r) = (base + 1, base + 2 * mid as u32);
+    let (hl, hr) = if parallel && n >= PAR_BUILD {
+        rayon::join(
+            || build(ln, l, base, li, true),
+            || build(rn, r, base, ri, true),
+        )
+    } else {
+        (build(ln, l, base, li, false), build(rn, r, base, ri, false))
+    };
+    *root = Node {
+        aabb: ln[0].aabb.union(&rn[0].aabb),
+        parent,
+        left: l,
+        right: r,
+        key: NULL,
+        height: 1 + hl.max(hr),
+    };
+    1 + hl.max(hr)
 }
 
 #[cfg(test)]
