@@ -13,6 +13,10 @@
 //!
 //! **Per call of [`BroadPhase::find_pairs`]:**
 //!
+//! 0. bring the trees up to the fat boxes of the proxies that escaped theirs since the
+//!    last call ([`BroadPhase::update_moving`] only notes them): the moving tree built
+//!    anew from every moving proxy when a quarter or more of its leaves escaped
+//!    (`Tree::rebuild`, top down), else leaf by leaf;
 //! 1. drop listed pairs whose fat boxes no longer overlap (or whose proxies
 //!    were removed, changed set or filter) — one box test per listed pair, and
 //!    none at all on a call where no proxy was removed or changed its fat box,
@@ -48,9 +52,9 @@
 //! ordered `collect` keeps the list's order), the moved proxies' tree queries run
 //! in parallel chunks (from [`PAR_MOVED`] moved proxies; the new pairs are sorted
 //! before the merge, so the order they were found in does not matter), and so does
-//! their sort. The tree updates themselves stay on the caller's thread: they are
-//! made as the caller reports each box ([`BroadPhase::update_moving`]). The output
-//! is the same, bit for bit, on any number of threads.
+//! their sort. The tree updates stay on the caller's thread, but for a rebuild of the
+//! moving tree, whose large nodes build their two halves side by side. The output is
+//! the same, bit for bit, on any number of threads.
 
 use rayon::prelude::*;
 
