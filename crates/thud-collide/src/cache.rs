@@ -35,9 +35,12 @@
 //! (`merge_pairs`: new pairs computed at once, their manifolds kept aside), the
 //! listed pairs are updated where their manifolds lie, and then what changed in
 //! structure — manifolds of pairs gone, of new pairs, and of pairs whose recomputed
-//! manifolds differ in number or sub-shapes — is spliced in with one move of the
-//! others (`apply_patches`); with an unchanged list and no such pair (a resting
-//! scene) nothing moves. An unsorted list, and the first update (nothing to merge
+//! manifolds differ in number or sub-shapes — is spliced in within the list
+//! (`apply_patches`): runs of the others move only where their place changes (those
+//! moving to the front first, front to back, then those moving to the back, back to
+//! front, so that nothing is overwritten before it is read), the part before the first
+//! change not at all; with an unchanged list and no such pair (a resting scene) nothing
+//! moves. An unsorted list, and the first update (nothing to merge
 //! with: a merge would compute every pair into the inserts and keep that room), take
 //! the full update, which builds the list anew pair by pair. Both compute each pair
 //! the same way, so they give the same bits (a unit test runs a sequence of changes
@@ -125,6 +128,10 @@ pub struct NarrowPhase {
     inserts: Patches,
     /// Whether `merge_pairs` dropped a pair that had manifolds.
     gone: bool,
+    /// Scratch of `apply_patches`: runs of kept manifolds `(old start, new start,
+    /// length)` and the new manifolds' places `(list, first, new start, count)`.
+    runs: Vec<(usize, usize, usize)>,
+    fresh_at: Vec<(usize, usize, usize, usize)>,
     /// Whether sorted pair lists are updated in place (`merge_pairs`,
     /// `apply_patches`). Off, every update is the full one (only in the tests that
     /// compare the two).
@@ -164,6 +171,8 @@ impl NarrowPhase {
             patches: Patches::default(),
             inserts: Patches::default(),
             gone: false,
+            runs: Vec::new(),
+            fresh_at: Vec::new(),
             splice: true,
             layout: 0,
         }
@@ -497,64 +506,81 @@ impl NarrowPhase {
 
     /// Builds the manifold list of the pair states: each pair's manifolds where they
     /// lie, those of pairs gone dropped, the new manifolds of new pairs (`inserts`)
-    /// and of pairs whose manifolds changed structure (`patches`) spliced in; the
-    /// others are copied a run at a time. Renumbers the states.
+    /// and of pairs whose manifolds changed structure (`patches`) spliced in, in place:
+    /// only the runs of others whose place changes are moved. Renumbers the states.
     fn apply_patches(&mut self) {
         self.layout = self.layout.wrapping_add(1);
-        let old_m = std::mem::take(&mut self.manifolds);
-        let old_n = std::mem::take(&mut self.normals);
-        let mut new_m = std::mem::take(&mut self.previous);
-        let mut new_n = std::mem::take(&mut self.prev_normals);
-        new_m.clear();
-        new_n.clear();
-        let added = self.patches.manifolds.len() + self.inserts.manifolds.len();
-        new_m.reserve(old_m.len() + added);
-        new_n.reserve(old_n.len() + added);
-        // Runs of old manifolds kept as they are, copied a run at a time.
-        let mut run = 0..0;
-        let copy = |run: &std::ops::Range<usize>, m: &mut Vec<PairManifold>, n: &mut Vec<Vec3>| {
-            m.extend_from_slice(&old_m[run.clone()]);
-            n.extend_from_slice(&old_n[run.clone()]);
-        };
+        // The new layout: runs of old manifolds that stay together (`(old start, new
+        // start, length)`) and the patched pairs' new manifolds at their new places.
+        let mut runs = std::mem::take(&mut self.runs);
+        let mut fresh = std::mem::take(&mut self.fresh_at);
+        runs.clear();
+        fresh.clear();
+        let mut end = 0usize;
         {
             let (patches, inserts) = (&self.patches, &self.inserts);
-            let mut lists = [patches, inserts].map(|p| (p, p.at.iter().peekable(), 0));
+            let mut lists = [patches, inserts].map(|p| (p.at.iter().peekable(), 0usize));
             for (i, st) in self.states.iter_mut().enumerate() {
-                let start = (new_m.len() + run.len()) as u32;
-                let patch = lists.iter_mut().find_map(|(p, at, next)| {
+                let start = end;
+                let patch = lists.iter_mut().enumerate().find_map(|(l, (at, next))| {
                     at.next_if(|&&(k, _, _)| k as usize == i)
                         .map(|&(_, n, rel)| {
                             let from = *next;
                             *next += n as usize;
-                            (&p.manifolds[from..*next], &p.normals[from..*next], rel)
+                            (l, from, n, rel)
                         })
                 });
                 match patch {
-                    Some((ms, ns, rel)) => {
-                        copy(&run, &mut new_m, &mut new_n);
-                        run = 0..0;
-                        new_m.extend_from_slice(ms);
-                        new_n.extend_from_slice(ns);
-                        (st.count, st.rel) = (ms.len() as u32, rel);
+                    Some((l, from, n, rel)) => {
+                        fresh.push((l, from, start, n as usize));
+                        (st.count, st.rel) = (n, rel);
                     }
-                    None => {
-                        let own = st.start as usize..(st.start + st.count) as usize;
-                        if own.start == run.end {
-                            run.end = own.end;
-                        } else {
-                            copy(&run, &mut new_m, &mut new_n);
-                            run = own;
+                    None if st.count > 0 => {
+                        let old = st.start as usize;
+                        match runs.last_mut() {
+                            Some((o, s, len)) if *o + *len == old && *s + *len == start => {
+                                *len += st.count as usize;
+                            }
+                            _ => runs.push((old, start, st.count as usize)),
                         }
                     }
+                    None => {}
                 }
-                st.start = start;
+                st.start = start as u32;
+                end += st.count as usize;
             }
         }
-        copy(&run, &mut new_m, &mut new_n);
+        // The runs moved within the list, in an order that reads each before anything
+        // overwrites it (new places never overlap): those moving towards the front
+        // first, front to back, then those moving towards the back, back to front. Runs
+        // that stay where they are (all before the first change) are not touched.
+        // (Room for a longer list: any manifold fills it until it is overwritten.)
+        let filler = self.manifolds.first().or(self.patches.manifolds.first());
+        if let Some(&filler) = filler.or(self.inserts.manifolds.first())
+            && end > self.manifolds.len()
+        {
+            self.manifolds.resize(end, filler);
+            self.normals.resize(end, Vec3::ZERO);
+        }
+        let (ms, ns) = (&mut self.manifolds, &mut self.normals);
+        let mut shift = |&(old, new, len): &(usize, usize, usize)| {
+            if old != new {
+                ms.copy_within(old..old + len, new);
+                ns.copy_within(old..old + len, new);
+            }
+        };
+        runs.iter().filter(|r| r.1 <= r.0).for_each(&mut shift);
+        runs.iter().rev().filter(|r| r.1 > r.0).for_each(&mut shift);
+        let lists = [&self.patches, &self.inserts];
+        for &(l, from, at, n) in &fresh {
+            ms[at..at + n].copy_from_slice(&lists[l].manifolds[from..from + n]);
+            ns[at..at + n].copy_from_slice(&lists[l].normals[from..from + n]);
+        }
+        ms.truncate(end);
+        ns.truncate(end);
         self.patches.clear();
         self.inserts.clear();
-        (self.manifolds, self.normals) = (new_m, new_n);
-        (self.previous, self.prev_normals) = (old_m, old_n);
+        (self.runs, self.fresh_at) = (runs, fresh);
     }
 
     /// This step's manifolds in ascending `(a, b, sub_a, sub_b)` order.
