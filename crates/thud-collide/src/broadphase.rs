@@ -551,6 +551,12 @@ mod tests {
     use super::*;
     use glam::Vec3;
 
+    /// A cube at a random place in `[0, span)` with a half side in `[0.3, 0.3 + grow)`.
+    fn random_box(rnd: &mut dyn FnMut() -> f32, span: Vec3, grow: f32) -> Aabb {
+        let c = Vec3::new(rnd(), rnd(), rnd()) * span;
+        Aabb::from_center_half_extents(c, Vec3::splat(0.3 + rnd() * grow))
+    }
+
     /// Brute-force reference.
     fn brute(items: &[Option<(Aabb, bool, CollisionFilter)>]) -> Vec<(u32, u32)> {
         let mut v = Vec::new();
@@ -640,10 +646,8 @@ mod tests {
                 let mut serial = BroadPhase::new();
                 let mut par = BroadPhase::new();
                 par.set_parallel(true);
-                let place = |rnd: &mut dyn FnMut() -> f32| {
-                    let c = Vec3::new(rnd() * 30.0, rnd() * 30.0, rnd() * 6.0);
-                    Aabb::from_center_half_extents(c, Vec3::splat(0.3 + rnd() * 0.6))
-                };
+                let place =
+                    |rnd: &mut dyn FnMut() -> f32| random_box(rnd, Vec3::new(30.0, 30.0, 6.0), 0.6);
                 for k in 0..n {
                     let b = place(&mut rnd);
                     let moving = k % 5 != 0;
@@ -710,10 +714,7 @@ mod tests {
         let mut bp = BroadPhase::new();
         let mut items: Vec<Option<(Aabb, bool, CollisionFilter)>> = vec![None; 400];
         let mut out = Vec::new();
-        let place = |rnd: &mut dyn FnMut() -> f32| {
-            let c = Vec3::new(rnd() * 25.0, rnd() * 25.0, rnd() * 3.0);
-            Aabb::from_center_half_extents(c, Vec3::splat(0.3 + rnd() * 0.8))
-        };
+        let place = |rnd: &mut dyn FnMut() -> f32| random_box(rnd, Vec3::new(25.0, 25.0, 3.0), 0.8);
         for (k, it) in items.iter_mut().enumerate() {
             let b = place(&mut rnd);
             let moving = k % 4 != 0;

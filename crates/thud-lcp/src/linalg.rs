@@ -182,17 +182,21 @@ mod tests {
         assert!(Lu::factor_block(&s, &[1], 0.0, 1e-12).is_some());
     }
 
-    #[test]
-    fn banded_factors_with_pivoting_solve() {
-        // Random banded matrices (lower bandwidth 3, upper 5) whose small diagonals force
-        // row interchanges: the band-limited elimination must still solve them.
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
+    /// Numbers in `[−0.5, 0.5)` from a xorshift sequence started at `state`.
+    fn xorshift(mut state: u64) -> impl FnMut() -> f64 {
+        move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        }
+    }
+
+    #[test]
+    fn banded_factors_with_pivoting_solve() {
+        // Random banded matrices (lower bandwidth 3, upper 5) whose small diagonals force
+        // row interchanges: the band-limited elimination must still solve them.
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..20 {
             let n = 30;
             let mut rows = vec![vec![0.0; n]; n];
@@ -222,13 +226,7 @@ mod tests {
     /// blocks with row interchanges and on a dense one.
     #[test]
     fn solves_over_the_extents_match_full_substitutions() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for (kl, ku) in [(2, 3), (5, 1), (11, 11), (40, 40)] {
             let n = 40;
             let mut rows = vec![vec![0.0; n]; n];
