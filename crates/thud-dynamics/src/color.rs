@@ -304,6 +304,14 @@ impl Coloring {
         }
     }
 
+    /// Whether every overflow manifold belongs to an island of its own, sharing no
+    /// movable body with the coloured ones: in the sequential order the overflow set
+    /// holds only the islands the caller marked (whole islands the exact mode takes);
+    /// in the colouring order it also holds the misfits of a full palette.
+    pub fn overflow_apart(&self) -> bool {
+        self.order == Some(SweepOrder::Sequential)
+    }
+
     /// Colours in use (the last non-empty one and all before it).
     pub fn used(&self) -> usize {
         self.colors

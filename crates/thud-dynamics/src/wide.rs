@@ -1752,6 +1752,13 @@ impl WideContacts {
                 self.wavefront_sweeps(dv, sweeps, omega, w, last);
             }
             dv[0] = Velocity::ZERO;
+            // The overflow set's islands share no body with the groups
+            // (`Coloring::overflow_apart`): their sweeps after all of the groups' give
+            // every body the updates of the serial order, in its order.
+            for _ in 0..iterations {
+                self.overflow(store, dv, omega, false);
+                dv[0] = Velocity::ZERO;
+            }
             return;
         }
         for k in 0..iterations {
@@ -1762,10 +1769,14 @@ impl WideContacts {
         }
     }
 
-    /// Whether the serial sweeps may run in the wavefront order: no overflow set (its
-    /// scalar rows run after the colours in each sweep), and tiles ([`plan_wavefront`]).
+    /// Whether the serial sweeps may run in the wavefront order: tiles
+    /// ([`plan_wavefront`]), and no overflow set or one apart from the groups (its
+    /// scalar rows, which run after the colours in each sweep, then run after all the
+    /// wavefront's sweeps).
     fn wavefront(&self) -> bool {
-        !self.no_wavefront && self.coloring.overflow.is_empty() && !self.reach.is_empty()
+        !self.no_wavefront
+            && (self.coloring.overflow.is_empty() || self.coloring.overflow_apart())
+            && !self.reach.is_empty()
     }
 
     /// `iterations` forward sweeps over the units in the wavefront order: each sweep
@@ -2518,6 +2529,59 @@ mod tests {
         assert!(tiles > 3, "{tiles} tiles");
         assert!(early > 0, "no tile lets the next sweep start early");
         assert!(plain.iter().any(|&b| f32::from_bits(b) > 0.1));
+        assert_eq!(wave, plain);
+    }
+
+    /// An overflow set of whole islands (one of nine stacks taken as the exact mode takes
+    /// a tower) no longer turns the wavefront order off: the groups' sweeps run in it
+    /// and the overflow's after them, with the bits of the plain order, which sweeps the
+    /// overflow after the groups in every sweep.
+    #[test]
+    fn the_wavefront_with_an_island_apart_gives_the_plain_orders_bits() {
+        let run = |plain: bool| {
+            let (mut bodies, mut store) = crate::parallel::tests::stacks(9, 40);
+            let params = BuildParams::for_tests(1.0 / 60.0);
+            // The first column's manifolds (bodies 1, 10, 19, …) in the overflow set.
+            store.taken = vec![false; store.inputs.len()];
+            for (m, &(first, n)) in store.manifold_points.iter().enumerate() {
+                if (store.manifold_inputs[m].b - 1) % 9 == 0 {
+                    store.taken[first as usize..(first + n) as usize].fill(true);
+                }
+            }
+            store.build_rows(&bodies, &params);
+            let mut wide = WideContacts {
+                no_wavefront: plain,
+                ..WideContacts::default()
+            };
+            wide.pack(&store, &bodies, SweepOrder::Sequential, 3, &params, None);
+            let (overflow, wavefront) = (wide.coloring.overflow.len(), wide.wavefront());
+            wide.warm_start(&mut bodies.dv);
+            for r in wide.overflow_points(&store).collect::<Vec<_>>() {
+                pgs::warm_start(&store.points[r], &mut bodies.dv);
+            }
+            solve_fused(&mut wide, &mut store, &mut bodies, (3, 2));
+            wide.solve(
+                &mut store,
+                &mut [],
+                &mut bodies.dv,
+                (4, 2),
+                1.0,
+                false,
+                LastSweep::default(),
+            );
+            let mut bits = state_bits(&wide, &bodies);
+            bits.extend(
+                store
+                    .points
+                    .iter()
+                    .flat_map(|p| p.rows.iter().map(|r| r.lambda.to_bits())),
+            );
+            (bits, overflow, wavefront)
+        };
+        let (plain, _, _) = run(true);
+        let (wave, overflow, wavefront) = run(false);
+        assert_eq!(overflow, 40, "the first column's forty manifolds");
+        assert!(wavefront, "the wavefront order with the overflow apart");
         assert_eq!(wave, plain);
     }
 
