@@ -375,7 +375,9 @@ fn build(
     parallel: bool,
 ) -> i32 {
     let n = items.len();
-    let (root, rest) = nodes.split_first_mut().expect("a node per subtree");
+    let Some((root, rest)) = nodes.split_first_mut() else {
+        return 0;
+    };
     if n == 1 {
         let (aabb, key) = items[0];
         *root = Node {
@@ -429,6 +431,57 @@ fn build(
 mod tests {
     use super::*;
     use glam::Vec3;
+
+    /// A tree built anew (one thread and on a pool of two) is as shallow as a median
+    /// split makes it, answers queries as a brute force does, tells every leaf's node,
+    /// and takes later updates and removals.
+    #[test]
+    fn rebuilt_trees_are_balanced_and_answer_queries() {
+        let boxes: Vec<Aabb> = (0..5000)
+            .map(|i| {
+                let x = (i * 7919 % 5000) as f32 * 0.37;
+                Aabb::from_center_half_extents(
+                    Vec3::new(x, (i % 13) as f32, (i % 5) as f32),
+                    Vec3::splat(0.4),
+                )
+            })
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for parallel in [false, true] {
+            let mut t = Tree::default();
+            let mut items: Vec<(Aabb, u32)> = boxes
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (*b, i as u32))
+                .collect();
+            let mut leaf = vec![u32::MAX; boxes.len()];
+            pool.install(|| t.rebuild(&mut items, parallel, |k, n| leaf[k as usize] = n));
+            assert!(leaf.iter().all(|&n| n != u32::MAX));
+            assert_eq!(t.leaves(), boxes.len());
+            assert!(t.height() <= 13, "height {}", t.height());
+            let mut current = boxes.clone();
+            for k in (0..boxes.len()).step_by(7) {
+                current[k] = current[k].expanded(0.5);
+                t.update(leaf[k], current[k]);
+            }
+            for k in (3..boxes.len()).step_by(11) {
+                t.remove(leaf[k]);
+            }
+            let q = Aabb::new(Vec3::new(200.0, 2.0, -1.0), Vec3::new(400.0, 9.0, 2.0));
+            let mut got = Vec::new();
+            t.query(&q, |k| got.push(k));
+            got.sort_unstable();
+            let want: Vec<u32> = (0..boxes.len() as u32)
+                .filter(|&k| k < 3 || (k - 3) % 11 != 0)
+                .filter(|&k| current[k as usize].overlaps(&q))
+                .collect();
+            assert!(!want.is_empty());
+            assert_eq!(got, want, "parallel {parallel}");
+        }
+    }
 
     #[test]
     fn sorted_inserts_stay_balanced_and_queries_match_brute_force() {
