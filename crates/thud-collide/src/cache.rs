@@ -14,11 +14,13 @@
 //!
 //!    A pair found *apart* keeps its empty list for longer. The box pair reports,
 //!    where an axis separates the boxes by more than the margin, its widest gap `g`
-//!    along the fifteen axes, a lower bound on their distance. B's points, seen from
-//!    A, move by at most `|Δt| + 2·sin(θ/2)·r_B` (`Δt`, `θ`: how far B's pose in A's
-//!    frame moved and turned since, `r_B`: B's reach from its origin, `|h_B|` for a
-//!    box), so while that stays under `g − margin` the boxes are still more than the
-//!    margin apart and the pair is not computed again. In a settling heap over half
+//!    along the fifteen axes, a lower bound on their distance; a pair of spheres or
+//!    capsules its distance (the cores' less the radii). B's points, seen from A, move
+//!    by at most `|Δt| + 2·sin(θ/2)·r_B` (`Δt`, `θ`: how far B's pose in A's frame
+//!    moved and turned since, `r_B`: B's reach from its origin, `|h_B|` for a box,
+//!    `h + r` for a capsule, `r` for a sphere), so while that stays under `g − margin`
+//!    the shapes are still more than the margin apart and the pair is not computed
+//!    again. In a settling heap over half
 //!    the recomputed pairs were such near misses (boxes whose bounding boxes overlap).
 //! 2. **Recompute** otherwise ([`crate::contact_manifolds`]); each new manifold
 //!    is matched with last step's manifold of the same `(a, b, sub_a, sub_b)`,
@@ -1084,7 +1086,8 @@ mod tests {
 
     use super::*;
 
-    /// Box pairs closing in from apart, turning as they come: the cache skips the pairs
+    /// Pairs closing in from apart, turning as they come (boxes, a capsule and a sphere,
+    /// two capsules): the cache skips the pairs
     /// still too far apart to touch (fewer pairs computed than steps), and never one
     /// that touches — whenever a fresh computation finds a point at or below zero
     /// separation, the cached manifolds are the fresh ones, point for point. (With the
@@ -1094,48 +1097,60 @@ mod tests {
     fn pairs_kept_apart_are_computed_again_before_they_touch() {
         let mut uniform = crate::test_rng(99);
         let mut rnd = move || uniform() - 0.5;
-        let shapes = [
+        let boxes = [
             Shape::cuboid(Vec3::new(0.5, 0.3, 0.4)).unwrap(),
             Shape::cuboid(Vec3::new(0.2, 0.6, 0.5)).unwrap(),
         ];
-        let (mut computed, mut steps, mut touching) = (0, 0, 0);
-        for _ in 0..40 {
-            let mut np = NarrowPhase::new().with_reuse_thresholds(1e-9, 1e-9);
-            let mut fresh = NarrowPhase::new().with_reuse_thresholds(0.0, 0.0);
-            let axis = Vec3::new(rnd(), rnd(), rnd()).normalize();
-            let spin = Vec3::new(rnd(), rnd(), rnd()) * 0.05;
-            let start = Pose::new(axis * 2.0, Quat::from_scaled_axis(Vec3::splat(rnd() * 3.0)));
-            let a = Pose::new(
-                Vec3::ZERO,
-                Quat::from_scaled_axis(Vec3::new(rnd(), rnd(), rnd())),
-            );
-            for k in 0..150 {
-                let b = Pose::new(
-                    start.position - axis * (k as f32 * 0.012),
-                    Quat::from_scaled_axis(spin * k as f32) * start.rotation,
+        // (A capsule first and a sphere second: the dispatch takes the sphere first
+        // and flips the answer.)
+        let rounded = [
+            Shape::capsule(0.4, 0.3).unwrap(),
+            Shape::sphere(0.5).unwrap(),
+        ];
+        let capsules = [
+            Shape::capsule(0.5, 0.2).unwrap(),
+            Shape::capsule(0.3, 0.35).unwrap(),
+        ];
+        for shapes in [&boxes, &rounded, &capsules] {
+            let (mut computed, mut steps, mut touching) = (0, 0, 0);
+            for _ in 0..40 {
+                let mut np = NarrowPhase::new().with_reuse_thresholds(1e-9, 1e-9);
+                let mut fresh = NarrowPhase::new().with_reuse_thresholds(0.0, 0.0);
+                let axis = Vec3::new(rnd(), rnd(), rnd()).normalize();
+                let spin = Vec3::new(rnd(), rnd(), rnd()) * 0.05;
+                let start = Pose::new(axis * 2.0, Quat::from_scaled_axis(Vec3::splat(rnd() * 3.0)));
+                let a = Pose::new(
+                    Vec3::ZERO,
+                    Quat::from_scaled_axis(Vec3::new(rnd(), rnd(), rnd())),
                 );
-                np.update(&[(0, 1)], &shapes, &[a, b], 0.02);
-                fresh.update(&[(0, 1)], &shapes, &[a, b], 0.02);
-                computed += np.recomputed_pairs();
-                steps += 1;
-                let f = fresh.manifolds();
-                if f.iter()
-                    .any(|m| m.manifold.points.iter().any(|p| p.separation <= 0.0))
-                {
-                    touching += 1;
-                    let same = np.manifolds().iter().zip(f).all(|(x, y)| {
-                        x.manifold.points.iter().map(|p| p.point).eq(y
-                            .manifold
-                            .points
-                            .iter()
-                            .map(|p| p.point))
-                    });
-                    assert!(same && np.manifolds().len() == f.len(), "step {k}");
+                for k in 0..150 {
+                    let b = Pose::new(
+                        start.position - axis * (k as f32 * 0.012),
+                        Quat::from_scaled_axis(spin * k as f32) * start.rotation,
+                    );
+                    np.update(&[(0, 1)], shapes, &[a, b], 0.02);
+                    fresh.update(&[(0, 1)], shapes, &[a, b], 0.02);
+                    computed += np.recomputed_pairs();
+                    steps += 1;
+                    let f = fresh.manifolds();
+                    if f.iter()
+                        .any(|m| m.manifold.points.iter().any(|p| p.separation <= 0.0))
+                    {
+                        touching += 1;
+                        let same = np.manifolds().iter().zip(f).all(|(x, y)| {
+                            x.manifold.points.iter().map(|p| p.point).eq(y
+                                .manifold
+                                .points
+                                .iter()
+                                .map(|p| p.point))
+                        });
+                        assert!(same && np.manifolds().len() == f.len(), "step {k}");
+                    }
                 }
             }
+            assert!(touching > 100, "{touching} touching steps");
+            assert!(computed < steps * 3 / 4, "{computed} of {steps} computed");
         }
-        assert!(touching > 100, "{touching} touching steps");
-        assert!(computed < steps * 3 / 4, "{computed} of {steps} computed");
     }
 
     /// A pair list that gains or loses pairs without contact is merged in place, and

@@ -140,6 +140,30 @@ pub(crate) fn contact_manifolds_apart(
             Err(gap) => (gap, hb.length()),
         };
     }
+    // Spheres and capsules: the cores' distance less the radii. (`contact` takes the
+    // lower-ranked kind first and flips the answer; so does this.)
+    if let (Some(ca), Some(cb)) = (core(a, pose_a), core(b, pose_b))
+        && margin.is_finite()
+        && pose_a.is_finite()
+        && pose_b.is_finite()
+    {
+        let reach = cb.radius + (cb.q - cb.p).length() * 0.5;
+        let margin = margin.max(0.0);
+        let pair = if rank(a) > rank(b) {
+            rounded::rounded_pair_or_gap(cb, pose_b, ca, pose_a, margin).map(Manifold::flipped)
+        } else {
+            rounded::rounded_pair_or_gap(ca, pose_a, cb, pose_b, margin)
+        };
+        return match pair {
+            Ok(m) => {
+                if !m.is_empty() {
+                    out.push((0, 0, m));
+                }
+                (0.0, 0.0)
+            }
+            Err(gap) => (gap, reach),
+        };
+    }
     contact_manifolds(a, pose_a, b, pose_b, margin, out);
     (0.0, 0.0)
 }

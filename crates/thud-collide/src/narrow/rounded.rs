@@ -85,11 +85,24 @@ pub(crate) fn rounded_pair(
     pose_b: &Pose,
     margin: f32,
 ) -> Option<Manifold> {
+    rounded_pair_or_gap(a, pose_a, b, pose_b, margin).ok()
+}
+
+/// [`rounded_pair`], or, where the shapes are more than `margin` apart, their distance
+/// (the cores' distance less the radii).
+pub(crate) fn rounded_pair_or_gap(
+    a: Core,
+    pose_a: &Pose,
+    b: Core,
+    pose_b: &Pose,
+    margin: f32,
+) -> Result<Manifold, f32> {
     let (ca, cb) = closest_segments(a.p, a.q, b.p, b.q);
     let d = cb - ca;
     let dist = d.length();
-    if dist - a.radius - b.radius > margin {
-        return None;
+    let gap = dist - a.radius - b.radius;
+    if gap > margin {
+        return Err(gap);
     }
     let axis_a = a.q - a.p;
     let n = if dist > 1e-6 {
@@ -125,12 +138,12 @@ pub(crate) fn rounded_pair(
                 }
             }
             if !m.is_empty() {
-                return Some(m);
+                return Ok(m);
             }
         }
     }
     m.push_world(pose_a, pose_b, ca + n * a.radius, cb - n * b.radius, 0);
-    Some(m)
+    Ok(m)
 }
 
 /// Contact between a sphere (A) and a cuboid (B).
