@@ -14,6 +14,8 @@
 //! many of its steps kept their rows, and the ratios of the others' p10s to the first's.
 //! `THUD_THREADS` sizes the pool (default 1) and `THUD_MIN_PAIRS` sets
 //! `Settings::parallel_min_pairs` (0: the step uses the pool whenever it has threads).
+//! `THUD_COLUMN=n` stands a column of `n` unit boxes on the ground at x = 60 m beside the
+//! scene (a small stack the exact mode takes, beside a structure it does not).
 
 #[path = "support/scene_world.rs"]
 mod scene_world;
@@ -76,7 +78,19 @@ fn main() {
                 if let Some(m) = env("THUD_MIN_PAIRS") {
                     settings.parallel_min_pairs = m;
                 }
-                scene_world::world(&scene, settings).0
+                let mut world = scene_world::world(&scene, settings).0;
+                for k in 0..env::<usize>("THUD_COLUMN").unwrap_or(0) {
+                    let p = glam::Vec3::new(60.0, 0.5 + k as f32, 0.0);
+                    let cube = thud_dynamics::Collider::cuboid(glam::Vec3::splat(0.5));
+                    world
+                        .add_body(
+                            thud_dynamics::BodyBuilder::dynamic()
+                                .position(p)
+                                .collider(cube),
+                        )
+                        .expect("column box");
+                }
+                world
             })
             .collect();
         let mut times: Vec<Times> = worlds

@@ -116,6 +116,10 @@ pub(crate) struct ContactStore {
     /// Points of the islands the exact mode takes this step (`exact::takes_any`); their
     /// manifolds are swept from the scalar rows.
     pub taken: Vec<bool>,
+    /// Points of every island the exact mode may solve this step (those in `taken`, and
+    /// those taken for their mass ratio, which stay in the lanes): the points whose
+    /// scalar rows it reads.
+    pub exact_points: Vec<bool>,
     pub manifolds: usize,
     /// Points that came with a non-zero warm-start impulse.
     pub warm_started: usize,
@@ -125,6 +129,9 @@ pub(crate) struct ContactStore {
     pub pool: bool,
     /// `build_rows` ran this step: `points` (and the per-point scalars) are current.
     rows: bool,
+    /// ... for the selected points only (the others' rows are placeholders whose λ
+    /// the lanes write in: `build_rows`).
+    partial: bool,
 }
 
 /// What the store needs to know about the world to build rows.
@@ -162,6 +169,7 @@ impl ContactStore {
         self.points.clear();
         self.bouncy = false;
         self.rows = false;
+        self.partial = false;
         // The per-point array is filled as a local (its length stays in a register
         // instead of going through memory point after point), room made once.
         let total: usize = manifolds.iter().map(|m| m.manifold.points.len()).sum();
@@ -230,6 +238,7 @@ impl ContactStore {
     /// changed, for a full gather (which overwrites whatever this wrote).
     pub fn regather(&mut self, manifolds: &[PairManifold]) -> bool {
         self.rows = false;
+        self.partial = false;
         let mut warm_started = 0;
         for ((m, &(first, count)), &src) in self
             .manifold_inputs
@@ -260,14 +269,24 @@ impl ContactStore {
         true
     }
 
-    /// Build every point's scalar rows (`jacobian::build_point`, the same bits as the
+    /// Build the points' scalar rows (`jacobian::build_point`, the same bits as the
     /// lanes'), for the steps whose exact mode, overflow set or restitution pass reads
-    /// them; the restitution pass's points are listed. The rows are independent of
-    /// each other and are built on the pool's threads when there are enough of them.
-    pub fn build_rows(&mut self, bodies: &SolverBodies, params: &BuildParams) {
+    /// them; the restitution pass's points are listed. With `only`, just the points it
+    /// selects (the islands the exact mode takes, which are also the sequential order's
+    /// whole overflow set): the others get placeholder rows, no scalar of theirs is
+    /// read, and their λ come from the lanes (`WideContacts::unpack`) like every
+    /// point's. The rows are independent of each other and are built on the pool's
+    /// threads when there are enough of them.
+    pub fn build_rows(
+        &mut self,
+        bodies: &SolverBodies,
+        params: &BuildParams,
+        only: Option<&[bool]>,
+    ) {
         // Every entry below is overwritten, so the buffers only grow, never reset.
         let n = self.inputs.len();
         self.rows = true;
+        self.partial = only.is_some();
         self.points.resize(n, ContactRows::default());
         self.split_b.truncate(n);
         self.split_b.resize(n, 0.0);
@@ -278,10 +297,16 @@ impl ContactStore {
         self.impulse.clear();
         self.impulse.resize(n, [0.0; 3]);
         let manifolds = &self.manifold_inputs;
-        let one = |(input, ((rows, split), bounce)): (
-            &PointInput,
+        let one = |((i, input), ((rows, split), bounce)): (
+            (usize, &PointInput),
             ((&mut ContactRows, &mut f32), &mut Option<f32>),
         )| {
+            if only.is_some_and(|o| !o.get(i).copied().unwrap_or(true)) {
+                *rows = ContactRows::default();
+                *split = 0.0;
+                *bounce = None;
+                return;
+            }
             let m = &manifolds[input.manifold as usize];
             let (r, extra) = build_point(bodies, &ContactInput::of(m, input), params);
             *rows = r;
@@ -291,6 +316,7 @@ impl ContactStore {
         if parallel_points(n, self.pool) {
             self.inputs
                 .par_iter()
+                .enumerate()
                 .zip(
                     self.points
                         .par_iter_mut()
@@ -302,6 +328,7 @@ impl ContactStore {
         } else {
             self.inputs
                 .iter()
+                .enumerate()
                 .zip(
                     self.points
                         .iter_mut()
@@ -323,6 +350,12 @@ impl ContactStore {
     /// Whether this step built the scalar rows ([`build_rows`](Self::build_rows)).
     pub fn has_rows(&self) -> bool {
         self.rows
+    }
+
+    /// Whether this step built them for some points only (the others' rows are in the
+    /// lanes).
+    pub fn partial_rows(&self) -> bool {
+        self.partial
     }
 
     /// A test fixture: append one point (its own manifold unless `extend`) with its

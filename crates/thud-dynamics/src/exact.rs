@@ -510,6 +510,8 @@ pub(crate) fn takes_any(
 ) -> bool {
     c.taken.clear();
     c.taken.resize(c.inputs.len(), false);
+    c.exact_points.clear();
+    c.exact_points.resize(c.inputs.len(), false);
     if !any_small_island(c, j, rule.max_rows) {
         return false;
     }
@@ -541,6 +543,9 @@ pub(crate) fn takes_any(
         let deep = ids.len() >= rule.min_bodies;
         if deep || ratio >= rule.mass_ratio {
             any = true;
+            for &p in &idx {
+                c.exact_points[p as usize] = true;
+            }
         }
         // A stack's manifolds chain through its bodies and would fill one lane of each
         // group; a lone box on the ground (taken for its mass ratio against the static

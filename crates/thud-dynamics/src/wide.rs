@@ -2065,10 +2065,11 @@ impl WideContacts {
     /// The store's scalar rows as the lanes hold them now (blocks, `b̃`, λ), for a step
     /// that built none (`World::export_lcp`).
     pub fn rows_into(&self, store: &mut ContactStore) {
-        store.points.clear();
-        store
-            .points
-            .extend(store.inputs.iter().zip(&self.at).map(|(input, &at)| {
+        // (The points the lanes do not hold — the overflow set's — keep the store's rows.)
+        let n = store.inputs.len();
+        store.points.resize(n, ContactRows::default());
+        let lanes = store.inputs.iter().zip(&self.at).map(|(input, &at)| {
+            (at != u32::MAX).then(|| {
                 let input = &store.manifold_inputs[input.manifold as usize];
                 let (w, l) = ((at / 4) as usize, (at % 4) as usize);
                 let g = self.groups[self.group_of(w)];
@@ -2092,7 +2093,14 @@ impl WideContacts {
                         r.lane(l, &g.dir[k], t)
                     }),
                 }
-            }));
+            })
+        });
+        let lanes: Vec<Option<ContactRows>> = lanes.collect();
+        for (c, lane) in store.points.iter_mut().zip(lanes) {
+            if let Some(rows) = lane {
+                *c = rows;
+            }
+        }
     }
 
     /// The group holding wide point `w`.
@@ -2548,7 +2556,7 @@ mod tests {
                     store.taken[first as usize..(first + n) as usize].fill(true);
                 }
             }
-            store.build_rows(&bodies, &params);
+            store.build_rows(&bodies, &params, None);
             let mut wide = WideContacts {
                 no_wavefront: plain,
                 ..WideContacts::default()

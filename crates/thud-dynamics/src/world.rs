@@ -36,7 +36,7 @@ use crate::joint::JointSet;
 use crate::joint::rows::{JointParams, JointRows};
 use crate::pgs;
 use crate::reuse::RowReuse;
-use crate::settings::{PenetrationMode, Settings};
+use crate::settings::{PenetrationMode, Settings, SweepOrder};
 use crate::solver_body::{SolverBodies, Velocity};
 use crate::stats::{Stage, StepStats};
 use crate::wide::WideContacts;
@@ -104,6 +104,10 @@ pub struct World {
     pool: bool,
     /// The moving colliders' new poses and boxes, made on the pool (`broad_phase`).
     collider_boxes: Vec<(u32, Pose, Aabb, Vec3)>,
+    /// Build every point's scalar rows where the exact mode reads only its islands'
+    /// (the unit test that compares the two).
+    #[cfg(test)]
+    all_scalar_rows: bool,
     /// Per body slot: whether its colliders are marked moving in the broadphase.
     moving: Vec<bool>,
     /// Per body slot: whether it is dynamic (set by each step's broadphase pass, for
@@ -163,6 +167,8 @@ impl World {
             dirty: Vec::new(),
             pool: false,
             collider_boxes: Vec::new(),
+            #[cfg(test)]
+            all_scalar_rows: false,
             moving: Vec::new(),
             dynamic: Vec::new(),
         }
@@ -520,8 +526,11 @@ impl World {
         max_rows: usize,
     ) -> Result<usize, DynamicsError> {
         let mut store = self.contacts.clone();
-        if !(self.contacts.has_rows() || self.contacts.inputs.is_empty()) {
-            // The step solved from its lanes alone: take the rows from there.
+        if !(self.contacts.has_rows() && !self.contacts.partial_rows()
+            || self.contacts.inputs.is_empty())
+        {
+            // The step solved from its lanes alone, or built scalar rows only for the
+            // exact mode's islands: the others' rows from the lanes.
             self.wide.rows_into(&mut store);
         }
         // The rows' `b̃` are `J̃·Vnc` of the step's first solve substep (see
@@ -907,7 +916,19 @@ impl World {
         self.solver.dv = dv;
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
         if exact || self.stats.overflow > 0 || self.contacts.bouncy {
-            self.contacts.build_rows(&self.solver, &params);
+            // Where only the exact mode reads them (the sequential order's overflow set
+            // is its taken islands), only its islands' points need scalar rows: a small
+            // stack beside a large structure no longer builds them for every point.
+            #[cfg(test)]
+            let all = self.all_scalar_rows;
+            #[cfg(not(test))]
+            let all = false;
+            let partial =
+                exact && !all && !self.contacts.bouncy && s.sweep_order == SweepOrder::Sequential;
+            let only = std::mem::take(&mut self.contacts.exact_points);
+            self.contacts
+                .build_rows(&self.solver, &params, partial.then_some(&only[..]));
+            self.contacts.exact_points = only;
         }
         self.store_rows = h < step_h && (self.stats.overflow > 0 || exact);
         self.exact_last_step = exact && s.solve_substeps > 1;
@@ -1497,6 +1518,88 @@ fn kinematic_velocity(b: &Body, target: Pose, h: f32) -> Velocity {
 mod tests {
     use super::*;
     use crate::{BodyBuilder, Collider};
+
+    /// A wall of boxes too large for the exact mode and, beside it, a column it takes:
+    /// the step builds scalar rows for the column's points only, and ends every step in
+    /// the bits of a step that builds them for every point (what it did before); the
+    /// export of its problems reads the wall's rows from the lanes and matches too.
+    #[test]
+    fn scalar_rows_for_the_exact_islands_only_give_the_same_steps() {
+        let run = |all: bool| {
+            let mut w = World::new(Settings::without_sleeping());
+            w.all_scalar_rows = all;
+            w.add_body(
+                BodyBuilder::fixed()
+                    .position(glam::Vec3::new(0.0, -0.5, 0.0))
+                    .collider(Collider::cuboid(glam::Vec3::new(30.0, 0.5, 5.0))),
+            )
+            .unwrap();
+            let cube = || Collider::cuboid(glam::Vec3::splat(0.5));
+            for row in 0..8 {
+                for k in 0..8 - row {
+                    let x = k as f32 * 1.02 + row as f32 * 0.51 - 4.0;
+                    let p = glam::Vec3::new(x, 0.5 + row as f32, 0.0);
+                    w.add_body(BodyBuilder::dynamic().position(p).collider(cube()))
+                        .unwrap();
+                }
+            }
+            for k in 0..5 {
+                let p = glam::Vec3::new(15.0, 0.5 + k as f32, 0.0);
+                w.add_body(BodyBuilder::dynamic().position(p).collider(cube()))
+                    .unwrap();
+            }
+            let mut partial = 0;
+            let mut bits = Vec::new();
+            for _ in 0..90 {
+                w.step().unwrap();
+                partial += usize::from(w.contacts.partial_rows());
+                bits.extend(w.bodies().flat_map(|(_, b)| {
+                    let p = b.pose();
+                    [p.position.to_array(), b.linear_velocity().to_array()]
+                        .into_iter()
+                        .flatten()
+                        .chain(p.rotation.to_array())
+                        .map(f32::to_bits)
+                        .collect::<Vec<_>>()
+                }));
+            }
+            let mut json = Vec::new();
+            w.export_lcp(&mut json, 100_000).unwrap();
+            (bits, partial, json)
+        };
+        let (all, none, all_json) = run(true);
+        let (some, partial, some_json) = run(false);
+        assert_eq!(none, 0);
+        assert!(
+            partial > 30,
+            "{partial} steps with rows for the column only"
+        );
+        assert_eq!(some, all);
+        // The wall's rows now come from the lanes, which refresh `b̃` substep by substep
+        // in their own order: the same problems, `b` equal to f32 rounding.
+        let parse = |j: &[u8]| serde_json::from_slice::<Vec<serde_json::Value>>(j).unwrap();
+        let (some, all) = (parse(&some_json), parse(&all_json));
+        assert_eq!(some.len(), 2);
+        assert_eq!(some.len(), all.len());
+        for (p, q) in some.iter().zip(&all) {
+            for key in ["A", "lo", "hi", "friction_coupling", "name"] {
+                assert_eq!(p[key], q[key], "{key}");
+            }
+            let b = |v: &serde_json::Value| -> Vec<f64> {
+                v["b"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_f64().unwrap())
+                    .collect()
+            };
+            let (bp, bq) = (b(p), b(q));
+            assert_eq!(bp.len(), bq.len());
+            for (x, y) in bp.iter().zip(&bq) {
+                assert!((x - y).abs() <= 1e-6 * x.abs().max(1.0), "{x} vs {y}");
+            }
+        }
+    }
 
     /// After `reserve(n)`, adding `n` one-collider bodies moves none of the world's
     /// per-body arrays (they were not reallocated), and the arrays hold exactly `n`
