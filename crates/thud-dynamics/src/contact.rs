@@ -297,10 +297,13 @@ impl ContactStore {
         self.impulse.clear();
         self.impulse.resize(n, [0.0; 3]);
         let manifolds = &self.manifold_inputs;
-        let one = |((i, input), ((rows, split), bounce)): (
-            (usize, &PointInput),
-            ((&mut ContactRows, &mut f32), &mut Option<f32>),
-        )| {
+        /// One point's input (with its index) and the rows, split `b` and bounce it
+        /// writes.
+        type Point<'a> = (
+            (usize, &'a PointInput),
+            ((&'a mut ContactRows, &'a mut f32), &'a mut Option<f32>),
+        );
+        let one = |((i, input), ((rows, split), bounce)): Point<'_>| {
             if only.is_some_and(|o| !o.get(i).copied().unwrap_or(true)) {
                 *rows = ContactRows::default();
                 *split = 0.0;
