@@ -250,3 +250,81 @@ fn bodies_added_or_removed_between_kept_steps_are_seen_at_once() {
         assert!((q - p).length() < 1e-3, "{q} against {p}");
     }
 }
+
+/// `tower_20` alone: the exact mode takes its island every step, and its rows are
+/// those of the scalar sweep, built every step. A step that keeps the rows (none are
+/// in the lanes) builds the island's rows as a full build does and starts its bodies'
+/// `dV` and velocity without contact as a build does, so the two runs are the same to
+/// the bit while nearly every step keeps its rows.
+#[test]
+fn a_tower_the_exact_mode_takes_steps_to_the_bit_with_its_rows_kept() {
+    let scene = thud_scene::standard("tower_20").expect("standard scene");
+    let (mut kept, hk) = scene_world::world(&scene, Settings::without_sleeping());
+    let (mut fresh, hf) = scene_world::world(&scene, built());
+    let mut kept_steps = 0;
+    for _ in 0..240 {
+        kept.step().unwrap();
+        fresh.step().unwrap();
+        kept_steps += usize::from(kept.stats().rows_kept);
+    }
+    assert!(
+        kept_steps > 200,
+        "{kept_steps} of 240 steps kept their rows"
+    );
+    assert_eq!(
+        scene_world::state_hash(&kept, &hk),
+        scene_world::state_hash(&fresh, &hf)
+    );
+}
+
+/// A wall of boxes in the lanes and, beside it, a column the exact mode takes: the
+/// wall keeps its rows on most steps while the column's are built every step, and
+/// both stand as when every step builds its rows.
+#[test]
+fn rows_are_kept_beside_an_island_the_exact_mode_takes() {
+    let run = |settings: Settings| {
+        let mut w = World::new(settings);
+        w.add_body(
+            thud_dynamics::BodyBuilder::fixed()
+                .position(Vec3::new(0.0, -0.5, 0.0))
+                .collider(thud_dynamics::Collider::cuboid(Vec3::new(30.0, 0.5, 5.0))),
+        )
+        .unwrap();
+        let cube = |p: Vec3| {
+            thud_dynamics::BodyBuilder::dynamic()
+                .position(p)
+                .collider(thud_dynamics::Collider::cuboid(Vec3::splat(0.5)))
+        };
+        for row in 0..8 {
+            for k in 0..8 - row {
+                let x = k as f32 * 1.02 + row as f32 * 0.51 - 4.0;
+                w.add_body(cube(Vec3::new(x, 0.5 + row as f32, 0.0)))
+                    .unwrap();
+            }
+        }
+        for k in 0..5 {
+            w.add_body(cube(Vec3::new(15.0, 0.5 + k as f32, 0.0)))
+                .unwrap();
+        }
+        let mut kept = 0;
+        let mut exact = 0;
+        for _ in 0..180 {
+            w.step().unwrap();
+            kept += usize::from(w.stats().rows_kept);
+            exact += usize::from(w.stats().overflow > 0);
+        }
+        (kept, exact, state(&w))
+    };
+    let (kept, exact, with) = run(Settings::without_sleeping());
+    let (none, _, without) = run(built());
+    assert_eq!(none, 0);
+    assert_eq!(
+        exact, 180,
+        "the column is swept from the scalar rows every step"
+    );
+    assert!(kept > 120, "{kept} of 180 steps kept their rows");
+    for ((pk, vk), (pf, vf)) in with.into_iter().zip(without) {
+        assert!((pk - pf).length() < 1e-3, "{pk} against {pf}");
+        assert!(vk.length() < 1e-2 && vf.length() < 1e-2, "{vk} {vf}");
+    }
+}

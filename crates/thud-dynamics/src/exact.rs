@@ -185,8 +185,30 @@ const MAX_GROWTH: f64 = 50.0;
 const ACCEPT_RESIDUAL: f64 = 1e-4;
 
 /// Solve the rows exactly with fixed-bound outer passes; returns the new λ.
-fn solve_items(items: &[Item], passes: u32) -> Result<Vec<f64>, String> {
-    let (a, b, mut lambda) = assemble(items);
+///
+/// With the bodies (`bodies`), the problem's `b` is that of the velocities as they
+/// are: the rows' `b̃ = J̃·Vnc₀` hold the velocity without contact of the step's first
+/// solve substep, and a later substep's `dV` also holds how far it has moved since
+/// (`World::refresh_rows`), so `b = D·b̃ + J·(Vnc_now − Vnc₀)` (as `World::export_lcp`
+/// writes it) — exactly `D·b̃` where nothing moved.
+fn solve_items(
+    items: &[Item],
+    passes: u32,
+    bodies: Option<&SolverBodies>,
+) -> Result<Vec<f64>, String> {
+    let (a, mut b, mut lambda) = assemble(items);
+    if let Some(sb) = bodies {
+        let moved = |k: u32| {
+            let (now, first) = (sb.vnc_now[k as usize], sb.vnc[k as usize]);
+            Velocity {
+                lin: now.lin - first.lin,
+                ang: now.ang - first.ang,
+            }
+        };
+        for (bi, it) in b.iter_mut().zip(items) {
+            *bi += f64::from(pgs::row_velocity_raw(&it.row, &moved(it.a), &moved(it.b)));
+        }
+    }
     for _ in 0..passes.max(1) {
         let mut lo: Vec<f64> = items.iter().map(|it| it.lo).collect();
         let mut hi: Vec<f64> = items.iter().map(|it| it.hi).collect();
@@ -232,7 +254,7 @@ pub(crate) fn solve_points(
     idx: &[u32],
     passes: u32,
 ) -> Result<Vec<f64>, String> {
-    solve_items(&items(points, idx, &[], &[]), passes)
+    solve_items(&items(points, idx, &[], &[]), passes, None)
 }
 
 /// Apply new impulses to the rows and their bodies' `dV`. Normal and joint rows are
@@ -485,7 +507,7 @@ pub(crate) fn solve_islands(
             continue;
         }
         *budget -= rows;
-        if let Ok(lambda) = solve_items(&its, s.exact_outer_passes)
+        if let Ok(lambda) = solve_items(&its, s.exact_outer_passes, Some(bodies))
             && plausible(&its, &lambda)
         {
             apply(&its, &lambda, &mut c.points, &mut j.rows, &mut bodies.dv);
@@ -693,7 +715,7 @@ mod tests {
         // Nothing solved yet: the spheres approach at several m/s.
         let start = residual(&its, &dv);
         assert!(start > 0.1, "{start}");
-        let lambda = solve_items(&its, 20).unwrap();
+        let lambda = solve_items(&its, 20, None).unwrap();
         apply(&its, &lambda, &mut pts, &mut [], &mut dv);
         let solved = residual(&items(&pts, &[0, 1], &[], &[]), &dv);
         assert!(solved < 1e-5, "{solved}");

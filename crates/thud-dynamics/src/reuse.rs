@@ -83,6 +83,11 @@ pub(crate) struct RowReuse {
     /// Each store point's lever arms `p − c` on its manifold's two bodies when its rows
     /// were built.
     arms: Vec<[Vec3A; 2]>,
+    /// The store points of the islands the exact mode took at the build
+    /// (`ContactStore::exact_points`) and of those swept from the scalar rows
+    /// (`ContactStore::taken`).
+    exact: Vec<bool>,
+    taken: Vec<bool>,
 }
 
 impl RowReuse {
@@ -112,6 +117,12 @@ impl RowReuse {
     pub(crate) fn same_manifolds(&self, store: &ContactStore) -> bool {
         let keys = keys(store);
         keys.len() == self.manifolds.len() && keys.zip(&self.manifolds).all(|(k, m)| k == *m)
+    }
+
+    /// Whether the exact mode takes the islands it took at the build (the same points,
+    /// those swept from the scalar rows among them).
+    pub(crate) fn same_exact(&self, store: &ContactStore) -> bool {
+        store.exact_points == self.exact && store.taken == self.taken
     }
 
     /// Which of the store's manifolds moved more than `eps` (in any coordinate) since
@@ -187,6 +198,8 @@ impl RowReuse {
         self.manifolds.clear();
         self.normals.clear();
         self.arms.clear();
+        self.exact.clear();
+        self.taken.clear();
         // (A step that will not look needs nothing: only the step after a back-off's
         // last one copies.)
         let Some((s, h, threads)) = keepable.filter(|_| self.wait == 0) else {
@@ -208,6 +221,8 @@ impl RowReuse {
             self.arms
                 .extend(store.inputs[r].iter().map(|p| arms(p.point, ca, cb)));
         }
+        self.exact.extend(&store.exact_points);
+        self.taken.extend(&store.taken);
     }
 }
 

@@ -855,7 +855,7 @@ impl World {
     /// Solver bodies and rows for a solve substep of `h`; kinematic bodies move to
     /// their targets over the whole (sub)step `step_h`.
     fn build_jacobians(&mut self, h: f32, step_h: f32) {
-        let gathered = match self.keep_rows(h) {
+        let gathered = match self.keep_rows(h, step_h) {
             Rows::Kept => return,
             Rows::Gathered => true,
             Rows::Build => false,
@@ -915,16 +915,16 @@ impl World {
         );
         self.solver.dv = dv;
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
+        // Where only the exact mode reads them (the sequential order's overflow set is
+        // its taken islands), only its islands' points need scalar rows: a small stack
+        // beside a large structure no longer builds them for every point.
+        #[cfg(test)]
+        let all = self.all_scalar_rows;
+        #[cfg(not(test))]
+        let all = false;
+        let partial =
+            exact && !all && !self.contacts.bouncy && s.sweep_order == SweepOrder::Sequential;
         if exact || self.stats.overflow > 0 || self.contacts.bouncy {
-            // Where only the exact mode reads them (the sequential order's overflow set
-            // is its taken islands), only its islands' points need scalar rows: a small
-            // stack beside a large structure no longer builds them for every point.
-            #[cfg(test)]
-            let all = self.all_scalar_rows;
-            #[cfg(not(test))]
-            let all = false;
-            let partial =
-                exact && !all && !self.contacts.bouncy && s.sweep_order == SweepOrder::Sequential;
             let only = std::mem::take(&mut self.contacts.exact_points);
             self.contacts
                 .build_rows(&self.solver, &params, partial.then_some(&only[..]));
@@ -937,8 +937,8 @@ impl World {
         let s = &self.settings;
         let keepable = s.reuse_rows_within > 0.0
             && s.warm_start == 1.0
-            && !exact
-            && self.stats.overflow == 0
+            && (!exact || partial)
+            && (self.stats.overflow == 0 || partial)
             && !self.contacts.bouncy
             && self.joints.len() == 0
             && self.joint_rows.rows.is_empty()
@@ -965,7 +965,7 @@ impl World {
     /// separations go into the lanes and the normal rows' `b̃`. Otherwise it changes
     /// nothing the build reads and says whether the store already gathered the step's
     /// points.
-    fn keep_rows(&mut self, h: f32) -> Rows {
+    fn keep_rows(&mut self, h: f32, step_h: f32) -> Rows {
         let s = &self.settings;
         if !self.row_reuse.may_keep(s, h, rayon::current_num_threads()) {
             return Rows::Build;
@@ -1013,10 +1013,13 @@ impl World {
         }
         // (A step whose manifolds changed is likely followed by another: the next
         // `reuse::BACK_OFF` steps build without looking.)
+        // The exact mode must take the islands it took at the build (which laid out the
+        // lanes beside them).
+        let exact = self.exact_takes_any();
         let same = !self.contacts.bouncy
             && self.wide.laid_out_for(&self.contacts)
             && self.row_reuse.same_manifolds(&self.contacts)
-            && !self.exact_takes_any();
+            && self.row_reuse.same_exact(&self.contacts);
         let s = &self.settings;
         if !same {
             self.row_reuse.back_off();
@@ -1035,6 +1038,40 @@ impl World {
         let mut moved = std::mem::take(&mut self.moved_manifolds);
         self.row_reuse
             .moved(&self.contacts, &self.solver.com, eps, &mut moved);
+        if exact {
+            // The exact solve reads the scalar rows, built anew below, and takes their
+            // `b̃` for the whole of `J̃·V` before impulses (it assembles `b = b̃·D`, with
+            // `dV = T·λ`): its islands' bodies take their velocity without contact
+            // `Vnc` as it is now, and their `dV` gives up what it held of its change
+            // since the build (`u = Vnc + dV` stays). No kept row reads them: the
+            // islands are whole, and one the rule takes for its mass ratio, which stays
+            // in the lanes, has its lanes built anew too, to the scalar rows' bits.
+            let c = &self.contacts;
+            let sb = &mut self.solver;
+            for ((m, &(first, _)), mi) in moved
+                .iter_mut()
+                .zip(&c.manifold_points)
+                .zip(&c.manifold_inputs)
+            {
+                if !c.exact_points.get(first as usize).copied().unwrap_or(false) {
+                    continue;
+                }
+                *m = true;
+                let taken = c.taken.get(first as usize).copied().unwrap_or(false);
+                for k in [mi.a as usize, mi.b as usize] {
+                    if k != 0 {
+                        let (now, dv) = (sb.vnc_now[k], &mut sb.dv[k]);
+                        if taken {
+                            *dv = Velocity::ZERO;
+                        } else {
+                            dv.lin -= now.lin - sb.vnc[k].lin;
+                            dv.ang -= now.ang - sb.vnc[k].ang;
+                        }
+                        sb.vnc[k] = now;
+                    }
+                }
+            }
+        }
         let mut stale = std::mem::take(&mut self.stale_units);
         self.wide.stale_units(&mut stale, &moved);
         let rebuilt = stale.iter().filter(|&&x| x).count();
@@ -1056,12 +1093,21 @@ impl World {
         (self.stale_units, self.moved_manifolds) = (stale, moved);
         self.wide.resync(&self.contacts);
         self.wide.refresh(None, h, &params, None);
+        if exact {
+            // The exact islands' scalar rows, as the build makes them (the warm start
+            // puts the overflow's impulses into `dV`).
+            let only = std::mem::take(&mut self.contacts.exact_points);
+            self.contacts
+                .build_rows(&self.solver, &params, Some(&only[..]));
+            self.contacts.exact_points = only;
+        }
         self.row_reuse.kept();
         // What the build would have said.
         self.warm_in_build = true;
-        self.store_rows = false;
-        self.exact_last_step = false;
+        let s = &self.settings;
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
+        self.store_rows = h < step_h && (self.stats.overflow > 0 || exact);
+        self.exact_last_step = exact && s.solve_substeps > 1;
         self.count_rows(Some(rebuilt));
         Rows::Kept
     }
@@ -1101,6 +1147,7 @@ impl World {
     /// inputs, `exact::takes_any`, which marks its manifolds in `taken`).
     fn exact_takes_any(&mut self) -> bool {
         self.contacts.taken.clear();
+        self.contacts.exact_points.clear();
         crate::exact::Rule::of(&self.settings).is_some_and(|r| {
             crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
         })
@@ -1526,7 +1573,12 @@ mod tests {
     #[test]
     fn scalar_rows_for_the_exact_islands_only_give_the_same_steps() {
         let run = |all: bool| {
-            let mut w = World::new(Settings::without_sleeping());
+            // (Every step builds its rows: a step with every point's scalar rows keeps
+            // none.)
+            let mut w = World::new(Settings {
+                reuse_rows_within: 0.0,
+                ..Settings::without_sleeping()
+            });
             w.all_scalar_rows = all;
             w.add_body(
                 BodyBuilder::fixed()
