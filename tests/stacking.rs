@@ -221,3 +221,40 @@ fn pyramid_20_does_not_collapse_or_gain_energy() {
     assert!(m.sag < 0.05, "sag {} mm", m.sag * 1e3);
     assert!(m.drift < 0.1, "drift {} mm", m.drift * 1e3);
 }
+
+/// A pyramid with a column of boxes standing beside it, which the exact mode takes:
+/// the column's island is swept once over the whole step (and solved exactly) while
+/// the pyramid takes its solve substeps. Before, one such island made the whole world
+/// solve once a step, and `pyramid_40` fell apart beside a 4-box column (drift past
+/// 60 m in 20 s). Its islands share no body and its sweeps run apart from the
+/// pyramid's, so the pyramid steps to the bit as without the column, and the column
+/// (20 boxes: PGS alone lets it fall) stands.
+#[test]
+fn a_column_the_exact_mode_takes_changes_no_bit_of_a_pyramid_beside_it() {
+    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
+    let run = |column: usize| {
+        let (mut w, handles) = scene_world::world(&scene, Settings::without_sleeping());
+        let mut top = None;
+        for k in 0..column {
+            let p = glam::Vec3::new(40.0, 0.5 + k as f32, 0.0);
+            let b = thud_dynamics::BodyBuilder::dynamic()
+                .position(p)
+                .collider(thud_dynamics::Collider::cuboid(glam::Vec3::splat(0.5)));
+            top = Some(w.add_body(b).unwrap());
+        }
+        let mut apart = 0;
+        for _ in 0..300 {
+            w.step().unwrap();
+            apart += usize::from(w.stats().overflow > 0);
+        }
+        let top_y = top.map(|t| w.body(t).unwrap().position().y);
+        (scene_world::state_hash(&w, &handles), apart, top_y)
+    };
+    let (alone, none, _) = run(0);
+    let (beside, apart, top) = run(20);
+    assert_eq!(none, 0);
+    assert_eq!(apart, 300, "the column is swept apart on every step");
+    assert_eq!(beside, alone, "the pyramid's bits");
+    let top = top.unwrap();
+    assert!((top - 19.5).abs() < 2e-3, "the column's top at {top}");
+}

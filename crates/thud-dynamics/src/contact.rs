@@ -120,6 +120,11 @@ pub(crate) struct ContactStore {
     /// those taken for their mass ratio, which stay in the lanes): the points whose
     /// scalar rows it reads.
     pub exact_points: Vec<bool>,
+    /// Points of the islands swept once over the whole step while the others take
+    /// their solve substeps (the exact mode's islands beside others: `World::apart`);
+    /// empty when there are none. Their rows are built for the whole step
+    /// (`build_rows`'s `whole`) and kept through the substeps (`refresh`).
+    pub whole: Vec<bool>,
     pub manifolds: usize,
     /// Points that came with a non-zero warm-start impulse.
     pub warm_started: usize,
@@ -282,6 +287,7 @@ impl ContactStore {
         bodies: &SolverBodies,
         params: &BuildParams,
         only: Option<&[bool]>,
+        whole: Option<&BuildParams>,
     ) {
         // Every entry below is overwritten, so the buffers only grow, never reset.
         let n = self.inputs.len();
@@ -297,6 +303,7 @@ impl ContactStore {
         self.impulse.clear();
         self.impulse.resize(n, [0.0; 3]);
         let manifolds = &self.manifold_inputs;
+        let whole_points = &self.whole;
         /// One point's input (with its index) and the rows, split `b` and bounce it
         /// writes.
         type Point<'a> = (
@@ -305,12 +312,17 @@ impl ContactStore {
         );
         let one = |((i, input), ((rows, split), bounce)): Point<'_>| {
             if only.is_some_and(|o| !o.get(i).copied().unwrap_or(true)) {
-                *rows = ContactRows::default();
-                *split = 0.0;
+                // (Left as they are: only their λ is ever written or read, after the
+                // lanes' `unpack`. A placeholder's bounce stays `None`: the step has
+                // no restitution pass.)
                 *bounce = None;
                 return;
             }
             let m = &manifolds[input.manifold as usize];
+            let params = match whole {
+                Some(w) if whole_points.get(i).copied().unwrap_or(false) => w,
+                _ => params,
+            };
             let (r, extra) = build_point(bodies, &ContactInput::of(m, input), params);
             *rows = r;
             *split = extra.split_b;
@@ -401,6 +413,20 @@ impl ContactStore {
     /// moved (`moved`: `u = Vnc + dV` plus the split pass's pseudo-velocity, per solver
     /// body). To first order this is the gap the narrowphase would measure after the move.
     pub fn advance(&mut self, moved: &[Velocity], h: f32) {
+        if self.partial {
+            // Only the points with rows of their own (the rest are the lanes').
+            let own = self
+                .inputs
+                .iter_mut()
+                .zip(&self.points)
+                .zip(&self.exact_points);
+            for ((input, c), _) in own.filter(|(_, e)| **e) {
+                let rn = &c.rows[0];
+                let (ua, ub) = (&moved[c.a as usize], &moved[c.b as usize]);
+                input.separation += h * row_velocity_raw(rn, ua, ub);
+            }
+            return;
+        }
         each_point(self.pool, &mut self.inputs, &self.points, |(input, c)| {
             let rn = &c.rows[0];
             let (ua, ub) = (&moved[c.a as usize], &moved[c.b as usize]);
@@ -411,21 +437,34 @@ impl ContactStore {
     /// Refresh the normal rows' stabilization for the next solve substep from the
     /// advanced separations ([`refresh_point`]; the exact mode and the overflow set read
     /// the store's rows, the sweeps `WideContacts::refresh`'s).
+    ///
+    /// Points without rows of their own (`build_rows`'s `only`) and those built for the
+    /// whole step (`whole`) keep theirs.
     pub fn refresh(&mut self, params: &BuildParams) {
         self.split_lambda.fill(0.0);
-        let one = |(input, (c, split)): (&PointInput, (&mut ContactRows, &mut f32))| {
-            *split = refresh_point(c, input.separation, params);
+        let (partial, exact, whole) = (self.partial, &self.exact_points, &self.whole);
+        let skip = |i: usize| {
+            (partial && !exact.get(i).copied().unwrap_or(true))
+                || whole.get(i).copied().unwrap_or(false)
         };
+        let one =
+            |(i, (input, (c, split))): (usize, (&PointInput, (&mut ContactRows, &mut f32)))| {
+                if !skip(i) {
+                    *split = refresh_point(c, input.separation, params);
+                }
+            };
         if parallel_points(self.inputs.len(), self.pool) {
             self.inputs
                 .par_iter()
                 .zip(self.points.par_iter_mut().zip(self.split_b.par_iter_mut()))
+                .enumerate()
                 .with_min_len(PARALLEL_POINTS / 4)
                 .for_each(one);
         } else {
             self.inputs
                 .iter()
                 .zip(self.points.iter_mut().zip(self.split_b.iter_mut()))
+                .enumerate()
                 .for_each(one);
         }
     }

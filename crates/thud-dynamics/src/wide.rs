@@ -654,6 +654,10 @@ pub(crate) struct WideContacts {
     apart: Vec<bool>,
     /// Sweep in plain order, one sweep after the other (tests compare the two).
     no_wavefront: bool,
+    /// The overflow set's sweeps in the next [`solve`](Self::solve), after all of the
+    /// groups' (`None`: one in each sweep). For the exact mode's islands swept once
+    /// over the whole step while the groups take solve substeps (`World::apart`).
+    pub overflow_sweeps: Option<u32>,
     /// Never run two units side by side (the test that compares the two).
     no_couples: bool,
     /// At most this many parts for the multi-threaded sweeps instead of the machine's
@@ -1716,6 +1720,20 @@ impl WideContacts {
         symmetric: bool,
         mut last: LastSweep<'_>,
     ) {
+        if let Some(k) = self.overflow_sweeps.take() {
+            // The overflow set's islands share no body with the groups
+            // (`Coloring::overflow_apart`, which the caller checked): the groups' sweeps
+            // without it, then its own.
+            let overflow = std::mem::take(&mut self.coloring.overflow);
+            let sweeps = (iterations, friction_stride);
+            self.solve(store, joints, dv, sweeps, omega, symmetric, last);
+            self.coloring.overflow = overflow;
+            for _ in 0..k {
+                self.overflow(store, dv, omega, false);
+                dv[0] = Velocity::ZERO;
+            }
+            return;
+        }
         self.split_written |= last.split.is_some();
         if self.parallel(joints.len()) && !symmetric {
             let sweep = Units {
@@ -2233,6 +2251,21 @@ impl WideContacts {
     }
 
     /// The overflow manifolds' part of a split sweep (after the groups').
+    /// Whether the overflow set shares no movable body with the groups (the
+    /// sequential order's: `Coloring::overflow_apart`).
+    pub fn overflow_apart(&self) -> bool {
+        self.coloring.overflow_apart()
+    }
+
+    /// `k` more split-impulse sweeps over the overflow set alone (its islands swept
+    /// once over the whole step: `World::apart`).
+    pub fn split_overflow_sweeps(&self, store: &mut ContactStore, pseudo: &mut [Velocity], k: u32) {
+        for _ in 0..k {
+            self.split_overflow(store, pseudo);
+            pseudo[0] = Velocity::ZERO;
+        }
+    }
+
     fn split_overflow(&self, store: &mut ContactStore, pseudo: &mut [Velocity]) {
         for &m in &self.coloring.overflow {
             let (s, n) = store.manifold_points[m as usize];
@@ -2556,7 +2589,7 @@ mod tests {
                     store.taken[first as usize..(first + n) as usize].fill(true);
                 }
             }
-            store.build_rows(&bodies, &params, None);
+            store.build_rows(&bodies, &params, None, None);
             let mut wide = WideContacts {
                 no_wavefront: plain,
                 ..WideContacts::default()
