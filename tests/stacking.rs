@@ -248,13 +248,36 @@ fn a_column_the_exact_mode_takes_changes_no_bit_of_a_pyramid_beside_it() {
             apart += usize::from(w.stats().overflow > 0);
         }
         let top_y = top.map(|t| w.body(t).unwrap().position().y);
-        (scene_world::state_hash(&w, &handles), apart, top_y)
+        // Every contact's impulses over the last step: the pyramid's (first), and the
+        // column's heaviest (its bottom box on the ground), as `World::contacts` reports.
+        let column: std::collections::HashSet<_> = w
+            .bodies()
+            .map(|(h, _)| h)
+            .filter(|h| !handles.contains(h))
+            .collect();
+        let (mut pyramid, mut bottom) = (Vec::new(), 0.0f32);
+        for c in w.contacts() {
+            if column.contains(&c.a) || column.contains(&c.b) {
+                bottom = bottom.max(c.total_normal_impulse());
+            } else {
+                pyramid.push(c.total_normal_impulse().to_bits());
+            }
+        }
+        let hash = scene_world::state_hash(&w, &handles);
+        (hash, apart, top_y, pyramid, bottom)
     };
-    let (alone, none, _) = run(0);
-    let (beside, apart, top) = run(20);
+    let (alone, none, _, alone_impulses, _) = run(0);
+    let (beside, apart, top, impulses, bottom) = run(20);
     assert_eq!(none, 0);
     assert_eq!(apart, 300, "the column is swept apart on every step");
     assert_eq!(beside, alone, "the pyramid's bits");
+    assert_eq!(impulses, alone_impulses, "the pyramid's impulses");
     let top = top.unwrap();
     assert!((top - 19.5).abs() < 2e-3, "the column's top at {top}");
+    // The ground carries the column's weight over the step: 20 · 1 kg · g · dt.
+    let weight = 20.0 * 9.81 / 60.0;
+    assert!(
+        (bottom - weight).abs() < 0.01 * weight,
+        "{bottom} N·s against {weight}"
+    );
 }

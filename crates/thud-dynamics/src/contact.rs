@@ -481,6 +481,37 @@ impl ContactStore {
     /// Write back into the narrowphase's per-point `user = [λₙ, λ_t1, λ_t2]`: the last
     /// solve substep's impulses (the next step's warm start: they are the most
     /// converged).
+    /// The step's impulses of the points swept apart over the whole step (`whole`):
+    /// their λ of its one solve.
+    pub fn accumulate_whole(&mut self) {
+        let points = self.points.iter().zip(&self.whole);
+        for (sum, (c, _)) in self
+            .impulse
+            .iter_mut()
+            .zip(points)
+            .filter(|(_, (_, w))| **w)
+        {
+            for (s, r) in sum.iter_mut().zip(&c.rows) {
+                *s += r.lambda;
+            }
+        }
+    }
+
+    /// [`write_back`](Self::write_back) of the manifolds swept apart over the whole step
+    /// (`whole`; a manifold's points are all or none of them).
+    pub fn write_back_whole(&self, manifolds: &mut [PairManifold]) {
+        for (&(first, n), &mi) in self.manifold_points.iter().zip(&self.manifold_source) {
+            if !self.whole.get(first as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            let range = first as usize..(first + n) as usize;
+            let points = &mut manifolds[mi as usize].manifold.points;
+            for (c, p) in self.points[range].iter().zip(points.iter_mut()) {
+                p.user = c.rows.each_ref().map(|r| r.lambda);
+            }
+        }
+    }
+
     pub fn write_back(&self, manifolds: &mut [PairManifold]) {
         for (&(first, n), &mi) in self.manifold_points.iter().zip(&self.manifold_source) {
             let range = first as usize..(first + n) as usize;

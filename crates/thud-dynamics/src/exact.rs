@@ -496,6 +496,11 @@ pub(crate) fn solve_islands(
         if rows > rule.max_rows || rows > *budget {
             continue;
         }
+        // Where the step built scalar rows only for the islands `takes_any` marked, the
+        // others' are not there to read (and the rule would not take them).
+        if c.partial_rows() && idx.first().is_some_and(|&p| !c.exact_points[p as usize]) {
+            continue;
+        }
         let its = items(&c.points, &idx, &j.rows, &jidx);
         let (ids, ratio) = body_stats(&its);
         if (ids.len() < rule.min_bodies && ratio < rule.mass_ratio)

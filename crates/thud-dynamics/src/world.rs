@@ -73,6 +73,10 @@ pub struct World {
     whole_h: f32,
     /// Per solver body: it belongs to such an island (integrated once, over `whole_h`).
     whole_body: Vec<bool>,
+    /// An `apart` step whose other islands are all in the lanes' hands (none the exact
+    /// mode reads from the store): their λ, sums and write-back stay in the lanes, and
+    /// only the apart islands' go through the store.
+    lanes_alone: bool,
     /// This step's build already put the lanes' warm impulses into `dV`.
     warm_in_build: bool,
     /// This step's velocity sweeps in its first solve substep and in each later one,
@@ -160,6 +164,7 @@ impl World {
             apart: false,
             whole_h: 0.0,
             whole_body: Vec::new(),
+            lanes_alone: false,
             warm_in_build: false,
             sweeps: (0, 0, 0),
             split_passes: 1,
@@ -512,9 +517,12 @@ impl World {
     }
 
     /// Store point `p`'s impulses summed over the last step's solve substeps: in the
-    /// store when the step built its rows, else in the lanes.
+    /// store when the step built its rows (only the apart islands' on a `lanes_alone`
+    /// step), else in the lanes.
     fn summed_impulse(&self, p: usize) -> [f32; 3] {
-        if self.contacts.has_rows() {
+        let c = &self.contacts;
+        let own = !self.lanes_alone || c.whole.get(p).copied().unwrap_or(false);
+        if c.has_rows() && own {
             self.contacts.impulse.get(p).copied().unwrap_or([0.0; 3])
         } else {
             self.wide.summed_impulse(p)
@@ -950,6 +958,7 @@ impl World {
             self.contacts.exact_points = only;
         }
         self.store_rows = h < step_h && (self.stats.overflow > 0 || exact) && self.store_between();
+        self.lanes_alone = self.apart && !self.store_between();
         self.exact_last_step = exact && s.solve_substeps > 1 && !apart;
         self.stats.joint_rows += self.joint_rows.rows.len();
         self.count_rows(None);
@@ -1134,6 +1143,7 @@ impl World {
         let s = &self.settings;
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
         self.store_rows = h < step_h && (self.stats.overflow > 0 || exact) && self.store_between();
+        self.lanes_alone = self.apart && !self.store_between();
         self.exact_last_step = exact && s.solve_substeps > 1 && !self.apart;
         self.count_rows(Some(rebuilt));
         Rows::Kept
@@ -1333,7 +1343,8 @@ impl World {
         // velocity sweep where it can (its rows are then still in cache), and so do the
         // impulse sums of a substep whose λ stay in the lanes (`wide::LastSweep`).
         let bouncing = !self.contacts.restitution.is_empty();
-        let in_store = self.contacts.has_rows() && (last || self.store_rows || bouncing);
+        let in_store =
+            self.contacts.has_rows() && (last || self.store_rows || bouncing) && !self.lanes_alone;
         let joints = self.joint_rows.rows.len();
         let fuses = self.wide.fuses(s.symmetric_sweeps, iterations);
         // With `split_passes > 1` the position pass runs only after the last substep.
@@ -1392,7 +1403,11 @@ impl World {
         self.stats.row_updates += with * rows + without * (rows / 3 + 2 * overflow as u64);
         let mut exact = 0;
         // (Islands swept apart are solved once, after their sweeps in the last substep.)
-        let exact_now = in_store && (last || !self.apart);
+        let exact_now = if self.lanes_alone {
+            last && self.contacts.has_rows()
+        } else {
+            in_store && (last || !self.apart)
+        };
         if let Some(rule) = crate::exact::Rule::of(s).filter(|_| exact_now) {
             exact = crate::exact::solve_islands(
                 &mut self.contacts,
@@ -1416,6 +1431,10 @@ impl World {
             self.contacts.accumulate();
         } else if !summed {
             self.wide.accumulate();
+        }
+        if self.lanes_alone && last {
+            // The apart islands' one solve: their step's impulses are its λ.
+            self.contacts.accumulate_whole();
         }
         if split {
             self.wide.split_solve(
@@ -1492,11 +1511,16 @@ impl World {
             b.force = Vec3::ZERO;
             b.torque = Vec3::ZERO;
         }
-        if last && self.contacts.has_rows() {
+        if last && self.contacts.has_rows() && !self.lanes_alone {
             self.contacts.write_back(self.narrow.manifolds_mut());
-        } else if last && !self.written_back {
-            self.wide
-                .write_back(&self.contacts, self.narrow.manifolds_mut());
+        } else if last {
+            if !self.written_back {
+                self.wide
+                    .write_back(&self.contacts, self.narrow.manifolds_mut());
+            }
+            if self.lanes_alone {
+                self.contacts.write_back_whole(self.narrow.manifolds_mut());
+            }
         }
         self.stats.joints_broken +=
             crate::joint::rows::write_back(&self.joint_rows, &mut self.joints, h);
