@@ -20,8 +20,12 @@
 //! moved. Globally (else the step builds every row): the same settings, `h` and thread
 //! count; the same awake bodies in the same order with the same inverse masses and
 //! inertias; the same manifolds (narrowphase index, bodies, friction, restitution) with
-//! as many points each; no exact island, overflow set, restitution, joint or kinematic
-//! body (what reads the store's scalar rows or sets velocities); a warm-start factor of
+//! as many points each; no restitution, joint or kinematic body, and no overflow set
+//! or exact island but the exact mode's islands of the build in the sequential order
+//! (what reads the store's scalar rows or sets velocities; those islands' scalar rows
+//! are built anew every step, their bodies starting `dV` at zero with their velocity
+//! without contact as it is now, as a build does, and an island taken for its mass
+//! ratio, which stays in the lanes, has its units built anew); a warm-start factor of
 //! 1 (the lanes' λ are the warm impulses as they are); at most [`MAX_AGE`] steps since
 //! every row was built. Then, with `ε = reuse_rows_within`, a manifold *moved* when its
 //! normal or a point's lever arm `p − c` on either body changed by more than `ε` in any

@@ -96,8 +96,10 @@ pub struct Settings {
     /// solve substeps the bodies move, each point's separation advances by its normal
     /// velocity and the rows' `b̃` are refreshed (`docs/dynamics.md`). Each solve
     /// substep runs `iterations` PGS sweeps and `split_iterations` position sweeps.
-    /// Islands for the exact mode are not substepped: a step after one that held such
-    /// an island runs one solve of `solve_substeps` times the sweeps.
+    /// Islands for the exact mode are not substepped: beside other contacts they are
+    /// swept once over the whole step while the others take their substeps; a step
+    /// after one whose only contacts were such islands runs one solve of
+    /// `solve_substeps` times the sweeps (`docs/dynamics.md`).
     pub solve_substeps: u32,
     /// SOR relaxation factor ω of the row update (1 = Gauss-Seidel; `0 < ω < 2`).
     pub omega: f32,
