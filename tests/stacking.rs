@@ -281,3 +281,32 @@ fn a_column_the_exact_mode_takes_changes_no_bit_of_a_pyramid_beside_it() {
         "{bottom} N·s against {weight}"
     );
 }
+
+/// A box 50 times heavier than the one it rests on, beside a pyramid: the exact mode
+/// takes the pair for its mass ratio and sweeps it apart, once over the whole step, as
+/// it does a column (it used to stay in the lanes, substepped with the pyramid and
+/// solved exactly in the last substep only, and slid off within 10 s).
+#[test]
+fn a_heavy_box_on_a_light_one_beside_a_pyramid_stays_put() {
+    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
+    let (mut w, _) = scene_world::world(&scene, Settings::without_sleeping());
+    let cube = |p: glam::Vec3, density: f32| {
+        thud_dynamics::BodyBuilder::dynamic()
+            .position(p)
+            .collider(thud_dynamics::Collider::cuboid(glam::Vec3::splat(0.5)).density(density))
+    };
+    w.add_body(cube(glam::Vec3::new(-30.0, 0.5, 0.0), 1.0))
+        .unwrap();
+    let heavy = w
+        .add_body(cube(glam::Vec3::new(-30.0, 1.5, 0.0), 50.0))
+        .unwrap();
+    let mut apart = 0;
+    for _ in 0..600 {
+        w.step().unwrap();
+        apart += usize::from(w.stats().overflow > 0);
+    }
+    assert_eq!(apart, 600, "the pair is swept apart on every step");
+    let p = w.body(heavy).unwrap().position();
+    let moved = (p - glam::Vec3::new(-30.0, 1.5, 0.0)).length();
+    assert!(moved < 1e-3, "the heavy box moved {moved} m, to {p}");
+}

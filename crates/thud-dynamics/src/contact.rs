@@ -113,13 +113,9 @@ pub(crate) struct ContactStore {
     pub manifold_island: Vec<u32>,
     /// Scratch: rows per island root (the exact mode's size check).
     pub island_rows: Vec<u32>,
-    /// Points of the islands the exact mode takes this step (`exact::takes_any`); their
-    /// manifolds are swept from the scalar rows.
+    /// Points of the islands the exact mode takes this step (`exact::takes_any`): the
+    /// points whose scalar rows it reads; their manifolds are swept from those rows.
     pub taken: Vec<bool>,
-    /// Points of every island the exact mode may solve this step (those in `taken`, and
-    /// those taken for their mass ratio, which stay in the lanes): the points whose
-    /// scalar rows it reads.
-    pub exact_points: Vec<bool>,
     /// Points of the islands swept once over the whole step while the others take
     /// their solve substeps (the exact mode's islands beside others: `World::apart`);
     /// empty when there are none. Their rows are built for the whole step
@@ -415,11 +411,7 @@ impl ContactStore {
     pub fn advance(&mut self, moved: &[Velocity], h: f32) {
         if self.partial {
             // Only the points with rows of their own (the rest are the lanes').
-            let own = self
-                .inputs
-                .iter_mut()
-                .zip(&self.points)
-                .zip(&self.exact_points);
+            let own = self.inputs.iter_mut().zip(&self.points).zip(&self.taken);
             for ((input, c), _) in own.filter(|(_, e)| **e) {
                 let rn = &c.rows[0];
                 let (ua, ub) = (&moved[c.a as usize], &moved[c.b as usize]);
@@ -442,7 +434,7 @@ impl ContactStore {
     /// whole step (`whole`) keep theirs.
     pub fn refresh(&mut self, params: &BuildParams) {
         self.split_lambda.fill(0.0);
-        let (partial, exact, whole) = (self.partial, &self.exact_points, &self.whole);
+        let (partial, exact, whole) = (self.partial, &self.taken, &self.whole);
         let skip = |i: usize| {
             (partial && !exact.get(i).copied().unwrap_or(true))
                 || whole.get(i).copied().unwrap_or(false)

@@ -24,8 +24,7 @@
 //! or exact island but the exact mode's islands of the build in the sequential order
 //! (what reads the store's scalar rows or sets velocities; those islands' scalar rows
 //! are built anew every step, their bodies starting `dV` at zero with their velocity
-//! without contact as it is now, as a build does, and an island taken for its mass
-//! ratio, which stays in the lanes, has its units built anew); a warm-start factor of
+//! without contact as it is now, as a build does); a warm-start factor of
 //! 1 (the lanes' λ are the warm impulses as they are); at most [`MAX_AGE`] steps since
 //! every row was built. Then, with `ε = reuse_rows_within`, a manifold *moved* when its
 //! normal or a point's lever arm `p − c` on either body changed by more than `ε` in any
@@ -88,9 +87,7 @@ pub(crate) struct RowReuse {
     /// were built.
     arms: Vec<[Vec3A; 2]>,
     /// The store points of the islands the exact mode took at the build
-    /// (`ContactStore::exact_points`) and of those swept from the scalar rows
     /// (`ContactStore::taken`).
-    exact: Vec<bool>,
     taken: Vec<bool>,
 }
 
@@ -126,7 +123,7 @@ impl RowReuse {
     /// Whether the exact mode takes the islands it took at the build (the same points,
     /// those swept from the scalar rows among them).
     pub(crate) fn same_exact(&self, store: &ContactStore) -> bool {
-        store.exact_points == self.exact && store.taken == self.taken
+        store.taken == self.taken
     }
 
     /// Which of the store's manifolds moved more than `eps` (in any coordinate) since
@@ -202,7 +199,6 @@ impl RowReuse {
         self.manifolds.clear();
         self.normals.clear();
         self.arms.clear();
-        self.exact.clear();
         self.taken.clear();
         // (A step that will not look needs nothing: only the step after a back-off's
         // last one copies.)
@@ -225,7 +221,6 @@ impl RowReuse {
             self.arms
                 .extend(store.inputs[r].iter().map(|p| arms(p.point, ca, cb)));
         }
-        self.exact.extend(&store.exact_points);
         self.taken.extend(&store.taken);
     }
 }

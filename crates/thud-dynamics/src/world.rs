@@ -73,10 +73,6 @@ pub struct World {
     whole_h: f32,
     /// Per solver body: it belongs to such an island (integrated once, over `whole_h`).
     whole_body: Vec<bool>,
-    /// An `apart` step whose other islands are all in the lanes' hands (none the exact
-    /// mode reads from the store): their λ, sums and write-back stay in the lanes, and
-    /// only the apart islands' go through the store.
-    lanes_alone: bool,
     /// This step's build already put the lanes' warm impulses into `dV`.
     warm_in_build: bool,
     /// This step's velocity sweeps in its first solve substep and in each later one,
@@ -164,7 +160,6 @@ impl World {
             apart: false,
             whole_h: 0.0,
             whole_body: Vec::new(),
-            lanes_alone: false,
             warm_in_build: false,
             sweeps: (0, 0, 0),
             split_passes: 1,
@@ -517,11 +512,11 @@ impl World {
     }
 
     /// Store point `p`'s impulses summed over the last step's solve substeps: in the
-    /// store when the step built its rows (only the apart islands' on a `lanes_alone`
-    /// step), else in the lanes.
+    /// store when the step built its rows (only the apart islands' on an `apart` step),
+    /// else in the lanes.
     fn summed_impulse(&self, p: usize) -> [f32; 3] {
         let c = &self.contacts;
-        let own = !self.lanes_alone || c.whole.get(p).copied().unwrap_or(false);
+        let own = !self.apart || c.whole.get(p).copied().unwrap_or(false);
         if c.has_rows() && own {
             self.contacts.impulse.get(p).copied().unwrap_or([0.0; 3])
         } else {
@@ -947,7 +942,7 @@ impl World {
         self.take_whole_step(step_h);
         let s = &self.settings;
         if exact || self.stats.overflow > 0 || self.contacts.bouncy {
-            let only = std::mem::take(&mut self.contacts.exact_points);
+            let only = std::mem::take(&mut self.contacts.taken);
             let whole = build_params(s, step_h, 1);
             self.contacts.build_rows(
                 &self.solver,
@@ -955,10 +950,11 @@ impl World {
                 partial.then_some(&only[..]),
                 self.apart.then_some(&whole),
             );
-            self.contacts.exact_points = only;
+            self.contacts.taken = only;
         }
-        self.store_rows = h < step_h && (self.stats.overflow > 0 || exact) && self.store_between();
-        self.lanes_alone = self.apart && !self.store_between();
+        // (On a step that sweeps the exact mode's islands apart, their rows wait for the
+        // last substep and the lanes keep their λ, sums and write-back to themselves.)
+        self.store_rows = h < step_h && (self.stats.overflow > 0 || exact) && !self.apart;
         self.exact_last_step = exact && s.solve_substeps > 1 && !apart;
         self.stats.joint_rows += self.joint_rows.rows.len();
         self.count_rows(None);
@@ -1067,35 +1063,21 @@ impl World {
         self.row_reuse
             .moved(&self.contacts, &self.solver.com, eps, &mut moved);
         if exact {
-            // The exact solve reads the scalar rows, built anew below, and takes their
-            // `b̃` for the whole of `J̃·V` before impulses (it assembles `b = b̃·D`, with
-            // `dV = T·λ`): its islands' bodies take their velocity without contact
-            // `Vnc` as it is now, and their `dV` gives up what it held of its change
-            // since the build (`u = Vnc + dV` stays). No kept row reads them: the
-            // islands are whole, and one the rule takes for its mass ratio, which stays
-            // in the lanes, has its lanes built anew too, to the scalar rows' bits.
+            // The exact mode's islands (whole islands, swept from the scalar rows, which
+            // no kept row reads) start as a build starts them: their scalar rows are
+            // built anew below, and their bodies take their velocity without contact as
+            // it is now with nothing in `dV` (the warm start puts their impulses in).
+            // (Taking the old impulses out of `dV` instead left the rounding of their
+            // sums there, and `tower_20` fell within 2 s.)
             let c = &self.contacts;
             let sb = &mut self.solver;
-            for ((m, &(first, _)), mi) in moved
-                .iter_mut()
-                .zip(&c.manifold_points)
-                .zip(&c.manifold_inputs)
-            {
-                if !c.exact_points.get(first as usize).copied().unwrap_or(false) {
+            for (mi, &(first, _)) in c.manifold_inputs.iter().zip(&c.manifold_points) {
+                if !c.taken.get(first as usize).copied().unwrap_or(false) {
                     continue;
                 }
-                *m = true;
-                let taken = c.taken.get(first as usize).copied().unwrap_or(false);
                 for k in [mi.a as usize, mi.b as usize] {
                     if k != 0 {
-                        let (now, dv) = (sb.vnc_now[k], &mut sb.dv[k]);
-                        if taken {
-                            *dv = Velocity::ZERO;
-                        } else {
-                            dv.lin -= now.lin - sb.vnc[k].lin;
-                            dv.ang -= now.ang - sb.vnc[k].ang;
-                        }
-                        sb.vnc[k] = now;
+                        (sb.vnc[k], sb.dv[k]) = (sb.vnc_now[k], Velocity::ZERO);
                     }
                 }
             }
@@ -1127,7 +1109,7 @@ impl World {
         if exact {
             // The exact islands' scalar rows, as the build makes them (the warm start
             // puts the overflow's impulses into `dV`).
-            let only = std::mem::take(&mut self.contacts.exact_points);
+            let only = std::mem::take(&mut self.contacts.taken);
             let whole = build_params(s, step_h, 1);
             self.contacts.build_rows(
                 &self.solver,
@@ -1135,15 +1117,16 @@ impl World {
                 Some(&only[..]),
                 self.apart.then_some(&whole),
             );
-            self.contacts.exact_points = only;
+            self.contacts.taken = only;
         }
         self.row_reuse.kept();
         // What the build would have said.
         self.warm_in_build = true;
         let s = &self.settings;
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
-        self.store_rows = h < step_h && (self.stats.overflow > 0 || exact) && self.store_between();
-        self.lanes_alone = self.apart && !self.store_between();
+        // (On a step that sweeps the exact mode's islands apart, their rows wait for the
+        // last substep and the lanes keep their λ, sums and write-back to themselves.)
+        self.store_rows = h < step_h && (self.stats.overflow > 0 || exact) && !self.apart;
         self.exact_last_step = exact && s.solve_substeps > 1 && !self.apart;
         self.count_rows(Some(rebuilt));
         Rows::Kept
@@ -1239,20 +1222,10 @@ impl World {
         }
     }
 
-    /// Whether the store's rows are read between the solve substeps (so are refreshed
-    /// there, `store_rows`): not on a step whose only such rows are of islands swept
-    /// apart, which wait for the last substep — only where an island the exact mode
-    /// takes for its mass ratio stays in the lanes.
-    fn store_between(&self) -> bool {
-        let c = &self.contacts;
-        !self.apart || c.exact_points.iter().zip(&c.taken).any(|(&e, &t)| e && !t)
-    }
-
     /// Whether the exact mode takes an island this step (judged from the store's
     /// inputs, `exact::takes_any`, which marks its manifolds in `taken`).
     fn exact_takes_any(&mut self) -> bool {
         self.contacts.taken.clear();
-        self.contacts.exact_points.clear();
         crate::exact::Rule::of(&self.settings).is_some_and(|r| {
             crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
         })
@@ -1344,7 +1317,7 @@ impl World {
         // impulse sums of a substep whose λ stay in the lanes (`wide::LastSweep`).
         let bouncing = !self.contacts.restitution.is_empty();
         let in_store =
-            self.contacts.has_rows() && (last || self.store_rows || bouncing) && !self.lanes_alone;
+            self.contacts.has_rows() && (last || self.store_rows || bouncing) && !self.apart;
         let joints = self.joint_rows.rows.len();
         let fuses = self.wide.fuses(s.symmetric_sweeps, iterations);
         // With `split_passes > 1` the position pass runs only after the last substep.
@@ -1403,10 +1376,10 @@ impl World {
         self.stats.row_updates += with * rows + without * (rows / 3 + 2 * overflow as u64);
         let mut exact = 0;
         // (Islands swept apart are solved once, after their sweeps in the last substep.)
-        let exact_now = if self.lanes_alone {
+        let exact_now = if self.apart {
             last && self.contacts.has_rows()
         } else {
-            in_store && (last || !self.apart)
+            in_store
         };
         if let Some(rule) = crate::exact::Rule::of(s).filter(|_| exact_now) {
             exact = crate::exact::solve_islands(
@@ -1432,7 +1405,7 @@ impl World {
         } else if !summed {
             self.wide.accumulate();
         }
-        if self.lanes_alone && last {
+        if self.apart && last {
             // The apart islands' one solve: their step's impulses are its λ.
             self.contacts.accumulate_whole();
         }
@@ -1511,14 +1484,14 @@ impl World {
             b.force = Vec3::ZERO;
             b.torque = Vec3::ZERO;
         }
-        if last && self.contacts.has_rows() && !self.lanes_alone {
+        if last && self.contacts.has_rows() && !self.apart {
             self.contacts.write_back(self.narrow.manifolds_mut());
         } else if last {
             if !self.written_back {
                 self.wide
                     .write_back(&self.contacts, self.narrow.manifolds_mut());
             }
-            if self.lanes_alone {
+            if self.apart {
                 self.contacts.write_back_whole(self.narrow.manifolds_mut());
             }
         }
