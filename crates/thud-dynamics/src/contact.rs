@@ -294,6 +294,12 @@ impl ContactStore {
         self.split_b.resize(n, 0.0);
         self.bounce.truncate(n);
         self.bounce.resize(n, None);
+        if only.is_some() {
+            // The others' rows are left as they are: only their λ is ever written or
+            // read (from the lanes, `WideContacts::unpack`), and none bounces (the step
+            // has no restitution pass).
+            self.bounce.fill(None);
+        }
         self.split_lambda.clear();
         self.split_lambda.resize(n, 0.0);
         self.impulse.clear();
@@ -307,13 +313,6 @@ impl ContactStore {
             ((&'a mut ContactRows, &'a mut f32), &'a mut Option<f32>),
         );
         let one = |((i, input), ((rows, split), bounce)): Point<'_>| {
-            if only.is_some_and(|o| !o.get(i).copied().unwrap_or(true)) {
-                // (Left as they are: only their λ is ever written or read, after the
-                // lanes' `unpack`. A placeholder's bounce stays `None`: the step has
-                // no restitution pass.)
-                *bounce = None;
-                return;
-            }
             let m = &manifolds[input.manifold as usize];
             let params = match whole {
                 Some(w) if whole_points.get(i).copied().unwrap_or(false) => w,
@@ -324,7 +323,17 @@ impl ContactStore {
             *split = extra.split_b;
             *bounce = extra.restitution_b;
         };
-        if parallel_points(n, self.pool) {
+        if let Some(o) = only {
+            // Only the selected points, the few of the exact mode's islands.
+            let mut i = 0;
+            while i < n {
+                if o.get(i).copied().unwrap_or(true) {
+                    let out = (&mut self.points[i], &mut self.split_b[i]);
+                    one(((i, &self.inputs[i]), (out, &mut self.bounce[i])));
+                }
+                i += 1;
+            }
+        } else if parallel_points(n, self.pool) {
             self.inputs
                 .par_iter()
                 .enumerate()

@@ -491,7 +491,12 @@ pub(crate) fn solve_islands(
         return 0;
     }
     let mut solved = 0;
-    for (_, idx, jidx) in islands_of(c, j) {
+    // Only the islands `any_small_island` counted as small are collected (a large
+    // island's points would otherwise be sorted every step for nothing).
+    let small_rows = &c.island_rows;
+    let small =
+        |root: u32| small_rows.is_empty() || small_rows[root as usize] as usize <= rule.max_rows;
+    for (_, idx, jidx) in islands_where(c, j, small) {
         let rows = 3 * idx.len() + jidx.len();
         if rows > rule.max_rows || rows > *budget {
             continue;
