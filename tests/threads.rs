@@ -112,3 +112,49 @@ fn a_field_of_9000_balls_is_bitwise_identical_on_1_2_and_4_threads() {
         assert_eq!(hash(threads), one, "{threads} threads differ from 1");
     }
 }
+
+/// `pyramid_20` with a 6-box column beside it that the exact mode takes and sweeps
+/// apart (its rows over the whole step, its sweeps after the groups' in the last
+/// substep), stepped with the pool forced on: one, two and four threads end in the
+/// same bits, pyramid and column.
+#[test]
+fn a_pyramid_beside_a_column_swept_apart_is_bitwise_identical_on_1_2_and_4_threads() {
+    let hash = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
+        pool.install(|| {
+            let scene = thud_scene::standard("pyramid_20").expect("standard scene");
+            let settings = Settings {
+                parallel_min_pairs: 0,
+                iterations: 8,
+                ..Settings::without_sleeping()
+            };
+            let (mut world, mut handles) = scene_world::world(&scene, settings);
+            for k in 0..6 {
+                let p = glam::Vec3::new(30.0, 0.5 + k as f32, 0.0);
+                let cube = thud_dynamics::Collider::cuboid(glam::Vec3::splat(0.5));
+                let b = thud_dynamics::BodyBuilder::dynamic()
+                    .position(p)
+                    .collider(cube);
+                handles.push(world.add_body(b).expect("column box"));
+            }
+            let mut apart = 0;
+            for _ in 0..120 {
+                world.step().expect("step");
+                apart += usize::from(world.stats().overflow > 0);
+            }
+            (scene_world::state_hash(&world, &handles), apart)
+        })
+    };
+    let (one, apart) = hash(1);
+    assert_eq!(apart, 120);
+    for threads in [2, 4] {
+        assert_eq!(
+            hash(threads),
+            (one, apart),
+            "{threads} threads differ from 1"
+        );
+    }
+}
