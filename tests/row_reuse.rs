@@ -15,6 +15,27 @@ fn built() -> Settings {
     }
 }
 
+/// A world with a fixed ground slab of these half-extents, its top at y = 0.
+fn on_ground(settings: Settings, half: Vec3) -> World {
+    let mut w = World::new(settings);
+    w.add_body(
+        thud_dynamics::BodyBuilder::fixed()
+            .position(Vec3::new(0.0, -0.5, 0.0))
+            .collider(thud_dynamics::Collider::cuboid(Vec3::new(
+                half.x, 0.5, half.z,
+            ))),
+    )
+    .unwrap();
+    w
+}
+
+/// A dynamic unit box at `p`.
+fn unit_box(p: Vec3) -> thud_dynamics::BodyBuilder {
+    thud_dynamics::BodyBuilder::dynamic()
+        .position(p)
+        .collider(thud_dynamics::Collider::cuboid(Vec3::splat(0.5)))
+}
+
 /// Every body's position and linear velocity.
 fn state(world: &World) -> Vec<(Vec3, Vec3)> {
     world
@@ -63,18 +84,8 @@ fn kept_rows_give_a_kicked_body_the_built_rows_answer() {
     // whose rows the world keeps (nothing has moved yet): the new velocity enters
     // through `dV`, and friction must slow it exactly as freshly built rows do.
     let run = |settings: Settings| {
-        let mut w = World::new(settings);
-        w.add_body(
-            thud_dynamics::BodyBuilder::fixed()
-                .position(Vec3::new(0.0, -0.5, 0.0))
-                .collider(thud_dynamics::Collider::cuboid(Vec3::new(20.0, 0.5, 20.0))),
-        )
-        .unwrap();
-        let unit = |y: f32| {
-            thud_dynamics::BodyBuilder::dynamic()
-                .position(Vec3::new(0.0, y, 0.0))
-                .collider(thud_dynamics::Collider::cuboid(Vec3::splat(0.5)))
-        };
+        let mut w = on_ground(settings, Vec3::new(20.0, 0.5, 20.0));
+        let unit = |y: f32| unit_box(Vec3::new(0.0, y, 0.0));
         w.add_body(unit(0.5)).unwrap();
         let top = w.add_body(unit(1.5)).unwrap();
         for _ in 0..60 {
@@ -283,18 +294,8 @@ fn a_tower_the_exact_mode_takes_steps_to_the_bit_with_its_rows_kept() {
 #[test]
 fn rows_are_kept_beside_an_island_the_exact_mode_takes() {
     let run = |settings: Settings| {
-        let mut w = World::new(settings);
-        w.add_body(
-            thud_dynamics::BodyBuilder::fixed()
-                .position(Vec3::new(0.0, -0.5, 0.0))
-                .collider(thud_dynamics::Collider::cuboid(Vec3::new(30.0, 0.5, 5.0))),
-        )
-        .unwrap();
-        let cube = |p: Vec3| {
-            thud_dynamics::BodyBuilder::dynamic()
-                .position(p)
-                .collider(thud_dynamics::Collider::cuboid(Vec3::splat(0.5)))
-        };
+        let mut w = on_ground(settings, Vec3::new(30.0, 0.5, 5.0));
+        let cube = unit_box;
         for row in 0..8 {
             for k in 0..8 - row {
                 let x = k as f32 * 1.02 + row as f32 * 0.51 - 4.0;

@@ -18,12 +18,17 @@ mod scene_world;
 
 use thud_dynamics::{Settings, SweepOrder};
 
-fn final_hash(threads: usize, settings: Settings) -> u64 {
-    let pool = rayon::ThreadPoolBuilder::new()
+/// `f` run on a rayon pool of `threads` threads.
+fn on_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .expect("pool");
-    pool.install(|| {
+        .expect("pool")
+        .install(f)
+}
+
+fn final_hash(threads: usize, settings: Settings) -> u64 {
+    on_pool(threads, || {
         let scene = thud_scene::standard("pile_1000").expect("standard scene");
         let (mut world, handles) = scene_world::world(&scene, settings);
         for _ in 0..120 {
@@ -68,11 +73,7 @@ fn a_field_of_9000_balls_is_bitwise_identical_on_1_2_and_4_threads() {
     use glam::Vec3;
     use thud_dynamics::{BodyBuilder, Collider, World};
     let hash = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("pool");
-        pool.install(|| {
+        on_pool(threads, || {
             let settings = Settings {
                 parallel_min_pairs: 0,
                 ..Settings::without_sleeping()
@@ -120,11 +121,7 @@ fn a_field_of_9000_balls_is_bitwise_identical_on_1_2_and_4_threads() {
 #[test]
 fn a_pyramid_beside_a_column_swept_apart_is_bitwise_identical_on_1_2_and_4_threads() {
     let hash = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("pool");
-        pool.install(|| {
+        on_pool(threads, || {
             let scene = thud_scene::standard("pyramid_20").expect("standard scene");
             let settings = Settings {
                 parallel_min_pairs: 0,

@@ -482,6 +482,16 @@ impl ContactStore {
     /// Write back into the narrowphase's per-point `user = [λₙ, λ_t1, λ_t2]`: the last
     /// solve substep's impulses (the next step's warm start: they are the most
     /// converged).
+    /// The solver bodies (movable or not, not the static dummy 0) of the manifolds of
+    /// the islands the exact mode takes (`taken`), each once per manifold.
+    pub fn taken_bodies(&self) -> impl Iterator<Item = usize> + '_ {
+        let manifolds = self.manifold_inputs.iter().zip(&self.manifold_points);
+        manifolds
+            .filter(|(_, (first, _))| self.taken.get(*first as usize).copied().unwrap_or(false))
+            .flat_map(|(m, _)| [m.a as usize, m.b as usize])
+            .filter(|&k| k != 0)
+    }
+
     /// The step's impulses of the points swept apart over the whole step (`whole`):
     /// their λ of its one solve.
     pub fn accumulate_whole(&mut self) {

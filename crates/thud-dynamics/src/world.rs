@@ -1069,17 +1069,9 @@ impl World {
             // it is now with nothing in `dV` (the warm start puts their impulses in).
             // (Taking the old impulses out of `dV` instead left the rounding of their
             // sums there, and `tower_20` fell within 2 s.)
-            let c = &self.contacts;
             let sb = &mut self.solver;
-            for (mi, &(first, _)) in c.manifold_inputs.iter().zip(&c.manifold_points) {
-                if !c.taken.get(first as usize).copied().unwrap_or(false) {
-                    continue;
-                }
-                for k in [mi.a as usize, mi.b as usize] {
-                    if k != 0 {
-                        (sb.vnc[k], sb.dv[k]) = (sb.vnc_now[k], Velocity::ZERO);
-                    }
-                }
+            for k in self.contacts.taken_bodies() {
+                (sb.vnc[k], sb.dv[k]) = (sb.vnc_now[k], Velocity::ZERO);
             }
         }
         // (The islands are those of the build, and so is whether they are swept apart.)
@@ -1198,27 +1190,18 @@ impl World {
         self.whole_body.resize(self.solver.len(), false);
         let s = &self.settings;
         let sb = &mut self.solver;
-        for (mi, &(first, _)) in c.manifold_inputs.iter().zip(&c.manifold_points) {
-            if !c.taken.get(first as usize).copied().unwrap_or(false) {
+        for k in c.taken_bodies() {
+            let b = self.bodies.slot(sb.body[k]);
+            if self.whole_body[k] || b.kind != BodyKind::Dynamic {
                 continue;
             }
-            for k in [mi.a as usize, mi.b as usize] {
-                if k == 0 || self.whole_body[k] {
-                    continue;
-                }
-                let b = self.bodies.slot(sb.body[k]);
-                if b.kind != BodyKind::Dynamic {
-                    continue;
-                }
-                self.whole_body[k] = true;
-                let u0 = Velocity {
-                    lin: b.linear_velocity,
-                    ang: b.angular_velocity,
-                };
-                let vnc =
-                    velocity_without_contact(u0, &force_input(b, s, sb.inv_inertia[k]), step_h);
-                (sb.vnc[k], sb.vnc_now[k], sb.dv[k]) = (vnc, vnc, Velocity::ZERO);
-            }
+            self.whole_body[k] = true;
+            let u0 = Velocity {
+                lin: b.linear_velocity,
+                ang: b.angular_velocity,
+            };
+            let vnc = velocity_without_contact(u0, &force_input(b, s, sb.inv_inertia[k]), step_h);
+            (sb.vnc[k], sb.vnc_now[k], sb.dv[k]) = (vnc, vnc, Velocity::ZERO);
         }
     }
 
