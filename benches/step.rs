@@ -5,7 +5,9 @@
 //! `pyramid_40` and `pyramid3d_10` with friction rows in every sweep
 //! (`_friction_every_sweep`, `Settings::friction_stride = 1`); `pyramid_20` and
 //! `pyramid3d_10` building every row every step (`_rows_built`,
-//! `Settings::reuse_rows_within = 0`); and the cost of one PGS row update.
+//! `Settings::reuse_rows_within = 0`); `pyramid_40` with a column of four boxes beside
+//! it that the exact mode takes and sweeps apart (`_beside_column`); and the cost of one
+//! PGS row update.
 //!
 //! `cargo bench --bench step -- --warm-up-time 1 --measurement-time 3`
 //!
@@ -30,6 +32,8 @@ enum Variant {
     Sweeps(u32),
     FrictionEverySweep,
     RowsBuilt,
+    /// At the defaults, with a column of this many unit boxes 60 m from the origin.
+    Column(usize),
 }
 
 fn settled(name: &str, variant: Variant) -> World {
@@ -53,8 +57,19 @@ fn settled(name: &str, variant: Variant) -> World {
             reuse_rows_within: 0.0,
             ..defaults
         },
+        Variant::Column(_) => defaults,
     };
     let (mut world, _) = scene_world::world(&scene, settings);
+    if let Variant::Column(n) = variant {
+        for k in 0..n {
+            let p = glam::Vec3::new(60.0, 0.5 + k as f32, 0.0);
+            let cube = thud_dynamics::Collider::cuboid(glam::Vec3::splat(0.5));
+            let b = thud_dynamics::BodyBuilder::dynamic()
+                .position(p)
+                .collider(cube);
+            world.add_body(b).expect("column box");
+        }
+    }
     for _ in 0..60 {
         world.step().expect("step");
     }
@@ -92,7 +107,13 @@ fn step_time(c: &mut Criterion) {
         .chain(["pyramid_20", "pyramid3d_10"].map(|n| {
             let label = format!("{n}_rows_built");
             (n, Variant::RowsBuilt, 0, label)
-        }));
+        }))
+        .chain(std::iter::once((
+            "pyramid_40",
+            Variant::Column(4),
+            0,
+            "pyramid_40_beside_column".to_string(),
+        )));
     for (name, variant, pool, label) in runs {
         let pool = &pools[pool];
         let mut world = pool.install(|| settled(name, variant));
