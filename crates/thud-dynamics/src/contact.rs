@@ -130,8 +130,8 @@ pub(crate) struct ContactStore {
     pub pool: bool,
     /// `build_rows` ran this step: `points` (and the per-point scalars) are current.
     rows: bool,
-    /// ... for the selected points only (the others' rows are placeholders whose λ
-    /// the lanes write in: `build_rows`).
+    /// ... for the selected points only (the others' rows are stale but for the λ the
+    /// lanes write in: `build_rows`).
     partial: bool,
 }
 
@@ -274,9 +274,10 @@ impl ContactStore {
     /// lanes'), for the steps whose exact mode, overflow set or restitution pass reads
     /// them; the restitution pass's points are listed. With `only`, just the points it
     /// selects (the islands the exact mode takes, which are also the sequential order's
-    /// whole overflow set): the others get placeholder rows, no scalar of theirs is
-    /// read, and their λ come from the lanes (`WideContacts::unpack`) like every
-    /// point's. The rows are independent of each other and are built on the pool's
+    /// whole overflow set): the others' rows are left as they were, no scalar of theirs
+    /// is read, and their λ come from the lanes (`WideContacts::unpack`) like every
+    /// point's. With `whole`, the points marked in `whole` are built with those
+    /// parameters (over the whole step). The rows are independent of each other and are built on the pool's
     /// threads when there are enough of them.
     pub fn build_rows(
         &mut self,
@@ -479,9 +480,6 @@ impl ContactStore {
         });
     }
 
-    /// Write back into the narrowphase's per-point `user = [λₙ, λ_t1, λ_t2]`: the last
-    /// solve substep's impulses (the next step's warm start: they are the most
-    /// converged).
     /// The solver bodies (movable or not, not the static dummy 0) of the manifolds of
     /// the islands the exact mode takes (`taken`), each once per manifold.
     pub fn taken_bodies(&self) -> impl Iterator<Item = usize> + '_ {
@@ -523,6 +521,9 @@ impl ContactStore {
         }
     }
 
+    /// Write back into the narrowphase's per-point `user = [λₙ, λ_t1, λ_t2]`: the last
+    /// solve substep's impulses (the next step's warm start: they are the most
+    /// converged).
     pub fn write_back(&self, manifolds: &mut [PairManifold]) {
         for (&(first, n), &mi) in self.manifold_points.iter().zip(&self.manifold_source) {
             let range = first as usize..(first + n) as usize;

@@ -120,8 +120,7 @@ impl RowReuse {
         keys.len() == self.manifolds.len() && keys.zip(&self.manifolds).all(|(k, m)| k == *m)
     }
 
-    /// Whether the exact mode takes the islands it took at the build (the same points,
-    /// those swept from the scalar rows among them).
+    /// Whether the exact mode takes the islands it took at the build (the same points).
     pub(crate) fn same_exact(&self, store: &ContactStore) -> bool {
         store.taken == self.taken
     }
