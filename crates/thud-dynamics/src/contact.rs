@@ -116,6 +116,8 @@ pub(crate) struct ContactStore {
     /// Points of the islands the exact mode takes this step (`exact::takes_any`): the
     /// points whose scalar rows it reads; their manifolds are swept from those rows.
     pub taken: Vec<bool>,
+    /// Some island the exact mode takes this step holds joint rows.
+    pub taken_joints: bool,
     /// Points of the islands swept once over the whole step while the others take
     /// their solve substeps (the exact mode's islands beside others: `World::apart`);
     /// empty when there are none. Their rows are built for the whole step

@@ -542,6 +542,7 @@ pub(crate) fn takes_any(
 ) -> bool {
     c.taken.clear();
     c.taken.resize(c.inputs.len(), false);
+    c.taken_joints = false;
     if !any_small_island(c, j, rule.max_rows) {
         return false;
     }
@@ -579,6 +580,7 @@ pub(crate) fn takes_any(
         // 10 s.)
         if ids.len() >= rule.min_bodies || ratio >= rule.mass_ratio {
             any = true;
+            c.taken_joints |= !jidx.is_empty();
             for &p in &idx {
                 c.taken[p as usize] = true;
             }

@@ -1158,16 +1158,15 @@ impl World {
     /// Whether the exact mode's islands may be swept once over the whole step while the
     /// other contacts take their solve substeps (`apart`): solve substeps, no
     /// restitution pass, the overflow set made of those islands and apart from the
-    /// groups (the sequential order's), no joint, and contacts in the lanes beside
-    /// them. Solved exactly in every substep, `tower_20` fell over
+    /// groups (the sequential order's), no joint row in them (joints elsewhere keep
+    /// their rows of each substep), and contacts in the lanes beside them. Solved exactly in every substep, `tower_20` fell over
     /// (`docs/dynamics.md`, *Not with the exact mode*), and one solve a step for the
     /// whole world left `pyramid_40` too soft to stand beside a 4-box column.
     fn apart_eligible(&self, exact: bool) -> bool {
         exact
             && !self.contacts.bouncy
             && self.settings.solve_substeps > 1
-            && self.joints.len() == 0
-            && self.joint_rows.rows.is_empty()
+            && !self.contacts.taken_joints
             && self.stats.overflow > 0
             && self.wide.overflow_apart()
             && self.contacts.taken.iter().any(|&t| !t)
@@ -1209,6 +1208,7 @@ impl World {
     /// inputs, `exact::takes_any`, which marks its manifolds in `taken`).
     fn exact_takes_any(&mut self) -> bool {
         self.contacts.taken.clear();
+        self.contacts.taken_joints = false;
         crate::exact::Rule::of(&self.settings).is_some_and(|r| {
             crate::exact::takes_any(&mut self.contacts, &self.joint_rows, &self.solver, r)
         })
