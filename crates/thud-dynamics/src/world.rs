@@ -73,6 +73,10 @@ pub struct World {
     whole_h: f32,
     /// Per solver body: it belongs to such an island (integrated once, over `whole_h`).
     whole_body: Vec<bool>,
+    /// Joint rows were built since the last step's build began (their impulses may be
+    /// in `dV`, even of a joint that broke since): a step that keeps its rows makes
+    /// `dV` again in the warm start.
+    joint_rows_seen: bool,
     /// This step's build already put the lanes' warm impulses into `dV`.
     warm_in_build: bool,
     /// This step's velocity sweeps in its first solve substep and in each later one,
@@ -160,6 +164,7 @@ impl World {
             apart: false,
             whole_h: 0.0,
             whole_body: Vec::new(),
+            joint_rows_seen: false,
             warm_in_build: false,
             sweeps: (0, 0, 0),
             split_passes: 1,
@@ -964,8 +969,6 @@ impl World {
             && (!exact || partial)
             && (self.stats.overflow == 0 || partial)
             && !self.contacts.bouncy
-            && self.joints.len() == 0
-            && self.joint_rows.rows.is_empty()
             && self.solver.inv_mass[1..].iter().all(|&m| m > 0.0);
         let bodies = &self.bodies;
         self.row_reuse.record(
@@ -1037,8 +1040,11 @@ impl World {
         }
         // (A step whose manifolds changed is likely followed by another: the next
         // `reuse::BACK_OFF` steps build without looking.)
-        // The exact mode must take the islands it took at the build (which laid out the
-        // lanes beside them).
+        // The joint rows are made anew from the poses every step (and substep), as the
+        // build makes them; the exact mode must take the islands it took at the build
+        // (which laid out the lanes beside them).
+        let had_joint_rows = std::mem::take(&mut self.joint_rows_seen);
+        self.build_joint_rows(h);
         let exact = self.exact_takes_any();
         let same = !self.contacts.bouncy
             && self.wide.laid_out_for(&self.contacts)
@@ -1112,8 +1118,12 @@ impl World {
             self.contacts.taken = only;
         }
         self.row_reuse.kept();
-        // What the build would have said.
-        self.warm_in_build = true;
+        // What the build would have said: `dV` holds the lanes' impulses, and where joint
+        // rows come first (or came in the last step: their impulses are in `dV`, and a
+        // joint may have broken since) the warm start makes it again from the
+        // velocities without contact, the joints' impulses and the lanes' (`warm_start`).
+        self.warm_in_build = !had_joint_rows && self.joint_rows.rows.is_empty();
+        self.stats.joint_rows += self.joint_rows.rows.len();
         let s = &self.settings;
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
         // (On a step that sweeps the exact mode's islands apart, their rows wait for the
@@ -1231,6 +1241,7 @@ impl World {
                 warm_start: s.warm_start,
             },
         );
+        self.joint_rows_seen |= !self.joint_rows.rows.is_empty();
     }
 
     /// Between two solve substeps of `h`: contacts advance their separations by the
