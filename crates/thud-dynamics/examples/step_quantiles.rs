@@ -16,6 +16,8 @@
 //! `Settings::parallel_min_pairs` (0: the step uses the pool whenever it has threads).
 //! `THUD_COLUMN=n` stands a column of `n` unit boxes on the ground at x = 60 m beside the
 //! scene (a small stack the exact mode takes, beside a structure it does not).
+//! `THUD_PENDULUM=1` hangs a ball on a ball joint at x = −60 m (a joint elsewhere in
+//! the world).
 
 #[path = "support/scene_world.rs"]
 mod scene_world;
@@ -89,6 +91,15 @@ fn main() {
                                 .collider(cube),
                         )
                         .expect("column box");
+                }
+                if env::<u32>("THUD_PENDULUM").unwrap_or(0) > 0 {
+                    let bob = thud_dynamics::BodyBuilder::dynamic()
+                        .position(glam::Vec3::new(-60.0, 5.0, 0.0))
+                        .collider(thud_dynamics::Collider::sphere(0.3));
+                    let bob = world.add_body(bob).expect("pendulum bob");
+                    let anchor = glam::Vec3::new(-60.0, 8.0, 0.0);
+                    let joint = thud_dynamics::JointBuilder::ball(None, bob).world_anchor(anchor);
+                    world.add_joint(joint).expect("pendulum joint");
                 }
                 world
             })
