@@ -61,14 +61,7 @@ fn settled(name: &str, variant: Variant) -> World {
     };
     let (mut world, _) = scene_world::world(&scene, settings);
     if let Variant::Column(n) = variant {
-        for k in 0..n {
-            let p = glam::Vec3::new(60.0, 0.5 + k as f32, 0.0);
-            let cube = thud_dynamics::Collider::cuboid(glam::Vec3::splat(0.5));
-            let b = thud_dynamics::BodyBuilder::dynamic()
-                .position(p)
-                .collider(cube);
-            world.add_body(b).expect("column box");
-        }
+        scene_world::stand_column(&mut world, 60.0, n);
     }
     for _ in 0..60 {
         world.step().expect("step");

@@ -36,6 +36,16 @@ fn unit_box(p: Vec3) -> thud_dynamics::BodyBuilder {
         .collider(thud_dynamics::Collider::cuboid(Vec3::splat(0.5)))
 }
 
+/// Two runs' states (`state`) are the same stack at rest: positions within `dp`, every
+/// body slower than `v` in both.
+fn assert_same_at_rest(with: Vec<(Vec3, Vec3)>, without: Vec<(Vec3, Vec3)>, dp: f32, v: f32) {
+    assert_eq!(with.len(), without.len());
+    for ((pk, vk), (pf, vf)) in with.into_iter().zip(without) {
+        assert!((pk - pf).length() < dp, "{pk} against {pf}");
+        assert!(vk.length() < v && vf.length() < v, "{vk} {vf}");
+    }
+}
+
 /// Every body's position and linear velocity.
 fn state(world: &World) -> Vec<(Vec3, Vec3)> {
     world
@@ -72,10 +82,7 @@ fn a_resting_pyramid_keeps_its_rows_and_stands_as_when_it_builds_them() {
         "{kept_steps} of 300 steps kept their rows"
     );
     // The same stack to a tenth of a millimetre, at rest.
-    for ((pk, vk), (pf, vf)) in state(&kept).into_iter().zip(state(&fresh)) {
-        assert!((pk - pf).length() < 1e-4, "{pk} against {pf}");
-        assert!(vk.length() < 1e-3 && vf.length() < 1e-3, "{vk} {vf}");
-    }
+    assert_same_at_rest(state(&kept), state(&fresh), 1e-4, 1e-3);
 }
 
 #[test]
@@ -337,10 +344,7 @@ fn rows_are_kept_beside_an_island_the_exact_mode_takes() {
         "the column is swept from the scalar rows every step"
     );
     assert!(kept > 120, "{kept} of 180 steps kept their rows");
-    for ((pk, vk), (pf, vf)) in with.into_iter().zip(without) {
-        assert!((pk - pf).length() < 1e-3, "{pk} against {pf}");
-        assert!(vk.length() < 1e-2 && vf.length() < 1e-2, "{vk} {vf}");
-    }
+    assert_same_at_rest(with, without, 1e-3, 1e-2);
 }
 
 /// Two boxes resting on the ground, joined by a ball joint at the middle of their

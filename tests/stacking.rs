@@ -234,14 +234,9 @@ fn a_column_the_exact_mode_takes_changes_no_bit_of_a_pyramid_beside_it() {
     let scene = thud_scene::standard("pyramid_20").expect("standard scene");
     let run = |column: usize| {
         let (mut w, handles) = scene_world::world(&scene, Settings::without_sleeping());
-        let mut top = None;
-        for k in 0..column {
-            let p = glam::Vec3::new(40.0, 0.5 + k as f32, 0.0);
-            let b = thud_dynamics::BodyBuilder::dynamic()
-                .position(p)
-                .collider(thud_dynamics::Collider::cuboid(glam::Vec3::splat(0.5)));
-            top = Some(w.add_body(b).unwrap());
-        }
+        let top = scene_world::stand_column(&mut w, 40.0, column)
+            .last()
+            .copied();
         let mut apart = 0;
         for _ in 0..300 {
             w.step().unwrap();
@@ -331,13 +326,7 @@ fn a_column_swept_apart_beside_a_pyramid_and_a_pendulum_changes_no_bit_of_them()
         w.add_joint(thud_dynamics::JointBuilder::ball(None, bob).world_anchor(anchor))
             .unwrap();
         handles.push(bob);
-        for k in 0..column {
-            let p = glam::Vec3::new(40.0, 0.5 + k as f32, 0.0);
-            let b = thud_dynamics::BodyBuilder::dynamic()
-                .position(p)
-                .collider(thud_dynamics::Collider::cuboid(glam::Vec3::splat(0.5)));
-            w.add_body(b).unwrap();
-        }
+        scene_world::stand_column(&mut w, 40.0, column);
         let mut apart = 0;
         for _ in 0..240 {
             w.step().unwrap();

@@ -129,14 +129,7 @@ fn a_pyramid_beside_a_column_swept_apart_is_bitwise_identical_on_1_2_and_4_threa
                 ..Settings::without_sleeping()
             };
             let (mut world, mut handles) = scene_world::world(&scene, settings);
-            for k in 0..6 {
-                let p = glam::Vec3::new(30.0, 0.5 + k as f32, 0.0);
-                let cube = thud_dynamics::Collider::cuboid(glam::Vec3::splat(0.5));
-                let b = thud_dynamics::BodyBuilder::dynamic()
-                    .position(p)
-                    .collider(cube);
-                handles.push(world.add_body(b).expect("column box"));
-            }
+            handles.extend(scene_world::stand_column(&mut world, 30.0, 6));
             let mut apart = 0;
             for _ in 0..120 {
                 world.step().expect("step");

@@ -81,17 +81,7 @@ fn main() {
                     settings.parallel_min_pairs = m;
                 }
                 let mut world = scene_world::world(&scene, settings).0;
-                for k in 0..env::<usize>("THUD_COLUMN").unwrap_or(0) {
-                    let p = glam::Vec3::new(60.0, 0.5 + k as f32, 0.0);
-                    let cube = thud_dynamics::Collider::cuboid(glam::Vec3::splat(0.5));
-                    world
-                        .add_body(
-                            thud_dynamics::BodyBuilder::dynamic()
-                                .position(p)
-                                .collider(cube),
-                        )
-                        .expect("column box");
-                }
+                scene_world::stand_column(&mut world, 60.0, env("THUD_COLUMN").unwrap_or(0));
                 if env::<u32>("THUD_PENDULUM").unwrap_or(0) > 0 {
                     let bob = thud_dynamics::BodyBuilder::dynamic()
                         .position(glam::Vec3::new(-60.0, 5.0, 0.0))

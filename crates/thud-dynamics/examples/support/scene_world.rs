@@ -19,6 +19,20 @@ pub fn world(scene: &Scene, base: Settings) -> (World, Vec<BodyHandle>) {
     build_world_with(settings, &scene.bodies).expect("standard scene bodies")
 }
 
+/// A column of `n` unit boxes (the standard scenes' boxes: density 1, 1 kg) standing
+/// on the ground at x = `x`, z = 0, bottom first: a small stack the exact mode takes, to
+/// set beside a standard scene.
+pub fn stand_column(world: &mut World, x: f32, n: usize) -> Vec<BodyHandle> {
+    (0..n)
+        .map(|k| {
+            let b = thud_dynamics::BodyBuilder::dynamic()
+                .position(Vec3::new(x, 0.5 + k as f32, 0.0))
+                .collider(thud_dynamics::Collider::cuboid(Vec3::splat(0.5)));
+            world.add_body(b).expect("column box")
+        })
+        .collect()
+}
+
 /// The figures of `shared/scenes.md` for a resting scene.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Metrics {
