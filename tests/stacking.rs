@@ -340,3 +340,36 @@ fn a_column_swept_apart_beside_a_pyramid_and_a_pendulum_changes_no_bit_of_them()
     assert_eq!(apart, 240, "the column is swept apart on every step");
     assert_eq!(beside, alone, "the pyramid's and the pendulum's bits");
 }
+
+/// A joint elsewhere in the world changes no bit of a pyramid: the contacts' warm start,
+/// sweeps and position pass do not depend on whether the world has joints (a pendulum
+/// used to make every solve substep remake `dV` from all the lanes' impulses and run a
+/// position pass over every contact, each summed in another order).
+#[test]
+fn a_pendulum_beside_a_pyramid_changes_no_bit_of_it() {
+    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
+    let run = |pendulum: bool| {
+        let (mut w, handles) = scene_world::world(&scene, Settings::without_sleeping());
+        if pendulum {
+            let bob = w
+                .add_body(
+                    thud_dynamics::BodyBuilder::dynamic()
+                        .position(glam::Vec3::new(-40.0, 5.0, 2.0))
+                        .collider(thud_dynamics::Collider::sphere(0.3)),
+                )
+                .unwrap();
+            let anchor = glam::Vec3::new(-40.0, 8.0, 0.0);
+            w.add_joint(thud_dynamics::JointBuilder::ball(None, bob).world_anchor(anchor))
+                .unwrap();
+        }
+        for _ in 0..240 {
+            w.step().unwrap();
+        }
+        (scene_world::state_hash(&w, &handles), w.stats().joint_rows)
+    };
+    let (alone, none) = run(false);
+    let (beside, rows) = run(true);
+    assert_eq!(none, 0);
+    assert!(rows > 0, "the pendulum's rows are solved");
+    assert_eq!(beside, alone, "the pyramid's bits");
+}

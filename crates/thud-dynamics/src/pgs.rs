@@ -151,12 +151,23 @@ pub(crate) fn sweep_joints(joints: &mut [JointRow], dv: &mut [Velocity], backwar
 
 /// Apply `dV += T·λ` for the joint rows' warm impulses.
 pub(crate) fn warm_start_joints(rows: &[JointRow], dv: &mut [Velocity]) {
+    add_joint_impulses(rows, dv, 1.0);
+}
+
+/// Apply `dV −= T·λ` for the joint rows' impulses: what their sweeps and warm start
+/// put into `dV`, taken out before the rows are built again between solve substeps.
+pub(crate) fn take_out_joints(rows: &[JointRow], dv: &mut [Velocity]) {
+    add_joint_impulses(rows, dv, -1.0);
+}
+
+/// `dV += sign·T·λ` over the joint rows.
+fn add_joint_impulses(rows: &[JointRow], dv: &mut [Velocity], sign: f32) {
     for j in rows {
         let (a, b) = (j.a as usize, j.b as usize);
         let (mut va, mut vb) = (dv[a], dv[b]);
         apply_impulse(
             &j.row,
-            j.row.lambda,
+            sign * j.row.lambda,
             j.inv_mass_a,
             j.inv_mass_b,
             &mut va,

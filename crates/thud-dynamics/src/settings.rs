@@ -132,8 +132,8 @@ pub struct Settings {
     /// after the step's last solve substep, and removes what `n` of them would have
     /// together (`1 − (1 − erp)ⁿ` for `n` solve substeps, at up to `n` times
     /// `max_correction_velocity`): the same stacks for a quarter of the position sweeps
-    /// (`docs/dynamics.md`). A world with joints runs a pass per solve substep either
-    /// way (its joints' position rows need them).
+    /// (`docs/dynamics.md`). Joints' position rows take a pass of their own in every
+    /// solve substep either way (`joint_erp` is per substep).
     pub split_every_substep: bool,
     /// Speculative margin in metres: contact points up to this far apart are solved
     /// (they let bodies close the gap in one step but not more), and AABBs are fattened

@@ -73,10 +73,6 @@ pub struct World {
     whole_h: f32,
     /// Per solver body: it belongs to such an island (integrated once, over `whole_h`).
     whole_body: Vec<bool>,
-    /// Joint rows were built since the last step's build began (their impulses may be
-    /// in `dV`, even of a joint that broke since): a step that keeps its rows makes
-    /// `dV` again in the warm start.
-    joint_rows_seen: bool,
     /// This step's build already put the lanes' warm impulses into `dV`.
     warm_in_build: bool,
     /// This step's velocity sweeps in its first solve substep and in each later one,
@@ -99,8 +95,13 @@ pub struct World {
     gathered_at: Option<(u64, u64)>,
     /// What the islands were last found from (the narrowphase layout, the collider
     /// generation, the body slots and bodies), where a later step may take them as
-    /// they are: no joint, and no kinematic or sleeping body then.
+    /// they are: the same joints between bodies (`joint_links`), and no kinematic or
+    /// sleeping body then.
     islands_at: Option<(u64, u64, usize, usize)>,
+    /// The joints' unions (body slots `(a, b)` of each unbroken joint between two
+    /// bodies) at the last island search, and this step's (scratch).
+    joint_links: Vec<(u32, u32)>,
+    joint_links_now: Vec<(u32, u32)>,
     /// This step's broadphase pass saw a body change kind, or a kinematic or sleeping
     /// body (the islands are found again).
     island_bodies_changed: bool,
@@ -164,7 +165,6 @@ impl World {
             apart: false,
             whole_h: 0.0,
             whole_body: Vec::new(),
-            joint_rows_seen: false,
             warm_in_build: false,
             sweeps: (0, 0, 0),
             split_passes: 1,
@@ -173,6 +173,8 @@ impl World {
             moved_manifolds: Vec::new(),
             gathered_at: None,
             islands_at: None,
+            joint_links: Vec::new(),
+            joint_links_now: Vec::new(),
             island_bodies_changed: true,
             islands: Islands::default(),
             joints: JointSet::default(),
@@ -646,11 +648,10 @@ impl World {
         } else {
             s.solve_substeps
         };
-        // The position pass once, after the last solve substep, standing for `n`
-        // (a world with joints keeps one per substep for its joints' position rows).
-        let once = s.penetration == PenetrationMode::SplitImpulse
-            && !s.split_every_substep
-            && self.joints.len() == 0;
+        // The position pass once, after the last solve substep, standing for `n` (the
+        // joints' position rows, meant per substep, still run in every substep:
+        // `solve`).
+        let once = s.penetration == PenetrationMode::SplitImpulse && !s.split_every_substep;
         self.split_passes = if once { n.max(1) } else { 1 };
         let hs = h / n as f32;
         self.exact_budget = self.settings.exact_rows_per_step;
@@ -769,15 +770,27 @@ impl World {
     fn find_islands(&mut self) {
         let n = self.bodies.capacity();
         // The same unions as last step (the same manifolds between the same dynamic
-        // bodies, no joint) give the same islands; with no kinematic or sleeping body,
-        // every island is awake and nothing wakes.
+        // bodies, the same joints between bodies) give the same islands; with no
+        // kinematic or sleeping body, every island is awake and nothing wakes.
         let at = (
             self.narrow.layout(),
             self.colliders.generation(),
             n,
             self.bodies.order().len(),
         );
-        let steady = !self.island_bodies_changed && self.joints.len() == 0;
+        let mut links = std::mem::take(&mut self.joint_links_now);
+        links.clear();
+        links.extend(
+            self.joints
+                .slots()
+                .iter()
+                .flatten()
+                .filter(|j| !j.broken)
+                .filter_map(|j| j.a.map(|a| (a, j.b))),
+        );
+        let same_joints = links == self.joint_links;
+        (self.joint_links_now, self.joint_links) = (std::mem::take(&mut self.joint_links), links);
+        let steady = !self.island_bodies_changed && same_joints;
         if steady && self.islands_at == Some(at) {
             self.stats.islands = self.islands.count;
             return;
@@ -919,9 +932,8 @@ impl World {
         // manifolds are swept from those rows), the overflow set, the restitution pass.
         let exact = self.exact_takes_any();
         let s = &self.settings;
-        // The lanes' warm start rides along the build when no joint rows come first
-        // (their impulses go into `dV` before the contacts').
-        let warm = self.joint_rows.rows.is_empty();
+        // The lanes' warm start rides along the build (the joints' impulses go into `dV`
+        // after the contacts').
         let mut dv = std::mem::take(&mut self.solver.dv);
         self.warm_in_build = self.wide.pack(
             &self.contacts,
@@ -929,8 +941,11 @@ impl World {
             s.sweep_order,
             self.sweeps.0.max(self.sweeps.1),
             &params,
-            warm.then_some(&mut dv[..]),
+            Some(&mut dv[..]),
         );
+        if self.warm_in_build {
+            pgs::warm_start_joints(&self.joint_rows.rows, &mut dv);
+        }
         self.solver.dv = dv;
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
         // Where only the exact mode reads them (the sequential order's overflow set is
@@ -1041,9 +1056,10 @@ impl World {
         // (A step whose manifolds changed is likely followed by another: the next
         // `reuse::BACK_OFF` steps build without looking.)
         // The joint rows are made anew from the poses every step (and substep), as the
-        // build makes them; the exact mode must take the islands it took at the build
-        // (which laid out the lanes beside them).
-        let had_joint_rows = std::mem::take(&mut self.joint_rows_seen);
+        // build makes them, their old impulses taken out of `dV` (a joint may have broken
+        // or been removed since) and their warm ones put in below; the exact mode must
+        // take the islands it took at the build (which laid out the lanes beside them).
+        pgs::take_out_joints(&self.joint_rows.rows, &mut self.solver.dv);
         self.build_joint_rows(h);
         let exact = self.exact_takes_any();
         let same = !self.contacts.bouncy
@@ -1118,11 +1134,10 @@ impl World {
             self.contacts.taken = only;
         }
         self.row_reuse.kept();
-        // What the build would have said: `dV` holds the lanes' impulses, and where joint
-        // rows come first (or came in the last step: their impulses are in `dV`, and a
-        // joint may have broken since) the warm start makes it again from the
-        // velocities without contact, the joints' impulses and the lanes' (`warm_start`).
-        self.warm_in_build = !had_joint_rows && self.joint_rows.rows.is_empty();
+        // What the build would have said: `dV` holds the lanes' impulses, then the
+        // joints' warm ones.
+        pgs::warm_start_joints(&self.joint_rows.rows, &mut self.solver.dv);
+        self.warm_in_build = true;
         self.stats.joint_rows += self.joint_rows.rows.len();
         let s = &self.settings;
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
@@ -1241,7 +1256,6 @@ impl World {
                 warm_start: s.warm_start,
             },
         );
-        self.joint_rows_seen |= !self.joint_rows.rows.is_empty();
     }
 
     /// Between two solve substeps of `h`: contacts advance their separations by the
@@ -1266,7 +1280,12 @@ impl World {
             self.contacts.refresh(&params);
         }
         if !self.joint_rows.rows.is_empty() {
+            // `dV` holds the joint rows' `T·λ` as solved: out with the old rows', in
+            // with the new rows' warm impulses, so that the other bodies' `dV` (the
+            // lanes' impulses) stays as it is (`warm_start`).
+            pgs::take_out_joints(&self.joint_rows.rows, &mut self.solver.dv);
             self.build_joint_rows(h);
+            pgs::warm_start_joints(&self.joint_rows.rows, &mut self.solver.dv);
         }
         let lambda_from = self.store_lambda_changed.then_some(&self.contacts);
         self.wide
@@ -1277,9 +1296,10 @@ impl World {
     /// `dV = T·λ` for the warm impulses: joint rows, the lanes, the overflow set (the
     /// lanes' already went in during the build when it had no joint rows to put first:
     /// `warm_in_build`). After the first solve substep `dV` already is `T·λ` of the last
-    /// substep's λ, so only joint rows (built again) need it redone.
+    /// substep's λ (the joint rows built again swapped their old impulses for their warm
+    /// ones in `refresh_rows`), so there is nothing to do.
     fn warm_start(&mut self, first: bool) {
-        if !first && self.joint_rows.rows.is_empty() {
+        if !first {
             return;
         }
         if !(first && self.warm_in_build) {
@@ -1417,6 +1437,16 @@ impl World {
                 let more = split_iterations * (s.solve_substeps.max(1) - 1);
                 self.wide
                     .split_overflow_sweeps(&mut self.contacts, &mut self.solver.pseudo, more);
+            }
+        } else if joints > 0 && s.penetration == PenetrationMode::SplitImpulse {
+            // The contacts' position pass waits for the last substep; the joints' rows
+            // (`joint_erp` is per substep) take theirs now, alone.
+            for _ in 0..split_iterations {
+                pgs::split_sweep_joints(
+                    &self.joint_rows.rows,
+                    &mut self.joint_rows.split_lambda,
+                    &mut self.solver.pseudo,
+                );
             }
         }
     }

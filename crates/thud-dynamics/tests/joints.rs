@@ -574,3 +574,50 @@ fn bad_joints_are_typed_errors_and_change_nothing() {
     }
     assert!(w.body(a).unwrap().position().is_finite());
 }
+
+/// Islands are kept from step to step while their inputs stand (`World::find_islands`);
+/// a joint between two bodies joins their islands from the step it is added, and
+/// breaking or removing it parts them at the next step.
+#[test]
+fn joints_join_islands_until_they_break_or_go() {
+    let mut w = World::new(settings());
+    let a = ball(&mut w, Vec3::new(0.0, 50.0, 0.0), 0.1, 1.0);
+    let b = ball(&mut w, Vec3::new(1.0, 50.0, 0.0), 0.1, 1.0);
+    // (`c` flies off at 20 m/s.)
+    let c = w
+        .add_body(
+            BodyBuilder::dynamic()
+                .position(Vec3::new(30.0, 50.0, 0.0))
+                .linear_velocity(Vec3::new(20.0, 0.0, 0.0))
+                .collider(Collider::sphere(0.1)),
+        )
+        .unwrap();
+    let islands = |w: &mut World| {
+        w.step().unwrap();
+        w.stats().islands
+    };
+    assert_eq!(islands(&mut w), 3);
+    let ab = w
+        .add_joint(JointBuilder::distance(Some(a), b, 0.5, 1.5))
+        .unwrap();
+    for _ in 0..5 {
+        assert_eq!(islands(&mut w), 2);
+    }
+    w.remove_joint(ab).unwrap();
+    assert_eq!(islands(&mut w), 3);
+    // A joint that breaks in its first step (1 N cannot stop `c` flying off) parts them
+    // on the next.
+    let at = w.body(c).unwrap().position();
+    let bc = w
+        .add_joint(
+            JointBuilder::ball(Some(b), c)
+                .world_anchor(at)
+                .break_force(1.0),
+        )
+        .unwrap();
+    assert_eq!(islands(&mut w), 2);
+    assert!(w.joint(bc).unwrap().is_broken());
+    for _ in 0..3 {
+        assert_eq!(islands(&mut w), 3);
+    }
+}
