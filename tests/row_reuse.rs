@@ -150,7 +150,7 @@ fn a_body_moved_by_the_user_gets_its_rows_built_again() {
 }
 
 #[test]
-fn rows_are_built_every_step_beside_a_kinematic_body_and_kept_beside_a_joint_asleep_or_awake() {
+fn rows_are_kept_beside_a_kinematic_body_and_beside_a_joint_asleep_or_awake() {
     use thud_dynamics::{BodyBuilder, Collider, JointBuilder};
     let base = |w: &mut World| {
         w.add_body(
@@ -180,17 +180,18 @@ fn rows_are_built_every_step_beside_a_kinematic_body_and_kept_beside_a_joint_asl
     let mut w = World::new(Settings::without_sleeping());
     base(&mut w);
     assert!(kept(&mut w) > 100);
-    // A kinematic body anywhere in the world (its velocity is set, not integrated):
-    // every step builds.
+    // A kinematic body elsewhere in the world, moving (its velocity is set, not
+    // integrated): the column keeps its rows.
     let mut w = World::new(Settings::without_sleeping());
     base(&mut w);
     w.add_body(
         BodyBuilder::kinematic()
-            .position(Vec3::new(5.0, 0.5, 0.0))
+            .position(Vec3::new(5.0, 3.5, 0.0))
+            .linear_velocity(Vec3::new(0.0, 0.0, 0.5))
             .collider(Collider::cuboid(Vec3::splat(0.5))),
     )
     .unwrap();
-    assert_eq!(kept(&mut w), 0);
+    assert!(kept(&mut w) > 100);
     // A joint (its rows are made anew every step and solve substep, and the warm start
     // makes `dV` again from the joints' and the lanes' impulses): the column keeps its
     // rows, and the pendulum swings as when every step builds them.
@@ -380,4 +381,66 @@ fn boxes_joined_on_the_ground_keep_their_rows_and_move_as_when_built() {
     assert!(ka.z > 0.05 && kb.z > 0.05, "{ka} {kb}");
     assert!((ka - ba).length() < 1e-3, "{ka} against {ba}");
     assert!((kb - bb).length() < 1e-3, "{kb} against {bb}");
+}
+
+/// A box riding a kinematic platform (velocity set, then driven to targets): the rows
+/// are kept while the two move together — the platform's new velocity each step goes
+/// into its `dV`, where the rows read it — and the box rides as when every step builds
+/// them.
+#[test]
+fn a_box_on_a_kinematic_platform_keeps_its_rows_and_rides_as_when_built() {
+    use thud_dynamics::{BodyBuilder, Collider, Pose};
+    let run = |settings: Settings| {
+        let mut w = World::new(settings);
+        let platform = w
+            .add_body(
+                BodyBuilder::kinematic()
+                    .position(Vec3::new(0.0, 0.5, 0.0))
+                    .linear_velocity(Vec3::new(1.0, 0.0, 0.0))
+                    .collider(Collider::cuboid(Vec3::new(2.0, 0.5, 2.0))),
+            )
+            .unwrap();
+        let rider = w
+            .add_body(
+                BodyBuilder::dynamic()
+                    .position(Vec3::new(0.0, 1.5, 0.0))
+                    .collider(Collider::cuboid(Vec3::splat(0.5))),
+            )
+            .unwrap();
+        let mut kept = 0;
+        for _ in 0..120 {
+            w.step().unwrap();
+            kept += usize::from(w.stats().rows_kept);
+        }
+        // Then driven to targets: up and back, 1 m/s each way.
+        let dt = w.settings().dt;
+        for k in 0..120 {
+            let p = w.body(platform).unwrap().position();
+            let vy = if k < 60 { 1.0 } else { -1.0 };
+            let target = Pose::new(p + Vec3::new(0.0, vy * dt, 0.0), glam::Quat::IDENTITY);
+            w.set_kinematic_target(platform, target).unwrap();
+            w.step().unwrap();
+            kept += usize::from(w.stats().rows_kept);
+        }
+        let b = w.body(rider).unwrap();
+        (
+            kept,
+            b.position(),
+            b.linear_velocity(),
+            w.body(platform).unwrap().position(),
+        )
+    };
+    let (kept, p, v, platform) = run(Settings::without_sleeping());
+    let (none, p_built, v_built, platform_built) = run(built());
+    assert!(kept > 150, "{kept} of 240 steps kept their rows");
+    assert_eq!(none, 0);
+    assert!((p - p_built).length() < 1e-4, "{p} against {p_built}");
+    assert!((v - v_built).length() < 1e-3, "{v} against {v_built}");
+    assert_eq!(platform, platform_built);
+    // The box rode along (the platform went 2 m to the side; the box slipped while
+    // friction took it up to speed and again when the platform stopped) and sits on
+    // the platform.
+    assert!((platform.x - 2.0).abs() < 1e-3, "{platform}");
+    assert!(p.x > 1.8 && p.x < 2.2, "{p}");
+    assert!((p.y - platform.y - 1.0).abs() < 0.01, "{p} on {platform}");
 }

@@ -17,7 +17,8 @@
 //! `THUD_COLUMN=n` stands a column of `n` unit boxes on the ground at x = 60 m beside the
 //! scene (a small stack the exact mode takes, beside a structure it does not).
 //! `THUD_PENDULUM=1` hangs a ball on a ball joint at x = −60 m (a joint elsewhere in
-//! the world).
+//! the world). `THUD_KINEMATIC=1` adds a kinematic box at x = −80 m moving along z at
+//! 1 m/s (a moving platform elsewhere in the world).
 
 #[path = "support/scene_world.rs"]
 mod scene_world;
@@ -90,6 +91,13 @@ fn main() {
                     let anchor = glam::Vec3::new(-60.0, 8.0, 0.0);
                     let joint = thud_dynamics::JointBuilder::ball(None, bob).world_anchor(anchor);
                     world.add_joint(joint).expect("pendulum joint");
+                }
+                if env::<u32>("THUD_KINEMATIC").unwrap_or(0) > 0 {
+                    let platform = thud_dynamics::BodyBuilder::kinematic()
+                        .position(glam::Vec3::new(-80.0, 2.0, 0.0))
+                        .linear_velocity(glam::Vec3::Z)
+                        .collider(thud_dynamics::Collider::cuboid(glam::Vec3::ONE));
+                    world.add_body(platform).expect("kinematic platform");
                 }
                 world
             })

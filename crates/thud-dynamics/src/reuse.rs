@@ -18,17 +18,18 @@
 //! A step boundary is the same move with the separations taken fresh from the
 //! narrowphase, so a step may keep the rows where what they were made from has not
 //! moved. Globally (else the step builds every row): the same settings, `h` and thread
-//! count; the same awake bodies in the same order with the same inverse masses and
-//! inertias; the same manifolds (narrowphase index, bodies, friction, restitution) with
-//! as many points each; no restitution or kinematic body, and no overflow set
+//! count; the same awake and kinematic bodies in the same order with the same inverse
+//! masses and inertias; the same manifolds (narrowphase index, bodies, friction,
+//! restitution) with as many points each; no restitution, and no overflow set
 //! or exact island but the exact mode's islands of the build in the sequential order
 //! (what reads the store's scalar rows or sets velocities; those islands' scalar rows
 //! are built anew every step, their bodies starting `dV` at zero with their velocity
 //! without contact as it is now, as a build does); a warm-start factor of
 //! 1 (the lanes' λ are the warm impulses as they are); at most [`MAX_AGE`] steps since
-//! every row was built. (Joint rows are made anew every step; where there are some, or
-//! were in the last step, the warm start makes `dV` again from the velocities without
-//! contact and the joints' and lanes' impulses.) Then, with `ε = reuse_rows_within`, a manifold *moved* when its
+//! every row was built. (Joint rows are made anew every step, their old impulses
+//! taken out of `dV` and their warm ones put in. A kinematic body's velocity of the
+//! step goes into its `dV` as a dynamic body's velocity without contact does: no sweep
+//! writes it there, and its rows read it.) Then, with `ε = reuse_rows_within`, a manifold *moved* when its
 //! normal or a point's lever arm `p − c` on either body changed by more than `ε` in any
 //! coordinate since its rows were built — what the rows are made of: a stack that
 //! moves as one, points and bodies together, keeps them (a first version compared the

@@ -983,8 +983,7 @@ impl World {
             && s.warm_start == 1.0
             && (!exact || partial)
             && (self.stats.overflow == 0 || partial)
-            && !self.contacts.bouncy
-            && self.solver.inv_mass[1..].iter().all(|&m| m > 0.0);
+            && !self.contacts.bouncy;
         let bodies = &self.bodies;
         self.row_reuse.record(
             keepable.then_some((s, h, rayon::current_num_threads())),
@@ -1012,21 +1011,46 @@ impl World {
         if !self.row_reuse.may_keep(s, h, rayon::current_num_threads()) {
             return Rows::Build;
         }
-        // The same awake bodies in the same order, with the same mass properties.
+        // The same awake and kinematic bodies in the same order, with the same mass
+        // properties.
         let mut k = 1;
         for &slot in self.bodies.order() {
             let b = self.bodies.slot(slot);
-            match b.kind {
+            let kinematic = match b.kind {
                 BodyKind::Static => continue,
                 BodyKind::Dynamic if b.sleeping => continue,
-                BodyKind::Dynamic => {}
-                BodyKind::Kinematic => return Rows::Build,
-            }
+                BodyKind::Dynamic => false,
+                BodyKind::Kinematic => true,
+            };
+            let inv_mass = if kinematic { 0.0 } else { b.inv_mass };
             let same = self.solver.body.get(k) == Some(&slot)
-                && self.solver.inv_mass[k] == b.inv_mass
+                && self.solver.inv_mass[k] == inv_mass
                 && self.row_reuse.same_inertia(k, b.inv_inertia_local);
             if !same {
                 return Rows::Build;
+            }
+            if kinematic {
+                // Its velocity over this step (toward its target, or as set) into its
+                // `dV`, where the rows read it (no sweep writes a kinematic body's `dV`:
+                // its `T` blocks are zero and its lanes not movable), and its centre of
+                // mass now.
+                let u = match b.kinematic_target {
+                    Some(t) => kinematic_velocity(b, t, step_h),
+                    None => Velocity {
+                        lin: b.linear_velocity,
+                        ang: b.angular_velocity,
+                    },
+                };
+                let sb = &mut self.solver;
+                sb.pseudo[k] = Velocity::ZERO;
+                sb.com[k] = com_at(&b.pose, b.local_com);
+                sb.v0[k] = u;
+                let (now, dv) = (&mut sb.vnc_now[k], &mut sb.dv[k]);
+                dv.lin += u.lin - now.lin;
+                dv.ang += u.ang - now.ang;
+                *now = u;
+                k += 1;
+                continue;
             }
             // Its centre of mass now (for the lever arms below) and its new velocity
             // without contact into its `dV`, as between solve substeps (a body of another
@@ -1091,9 +1115,13 @@ impl World {
             // it is now with nothing in `dV` (the warm start puts their impulses in).
             // (Taking the old impulses out of `dV` instead left the rounding of their
             // sums there, and `tower_20` fell within 2 s.)
+            // (A kinematic partner keeps its `dV`, its velocity's change since the build,
+            // which the other rows on it read.)
             let sb = &mut self.solver;
             for k in self.contacts.taken_bodies() {
-                (sb.vnc[k], sb.dv[k]) = (sb.vnc_now[k], Velocity::ZERO);
+                if sb.inv_mass[k] > 0.0 {
+                    (sb.vnc[k], sb.dv[k]) = (sb.vnc_now[k], Velocity::ZERO);
+                }
             }
         }
         // (The islands are those of the build, and so is whether they are swept apart.)
@@ -1471,6 +1499,8 @@ impl World {
             let b = self.bodies.slot_mut(slot);
             let vnc = self.solver.vnc[i];
             let dv = self.solver.dv[i];
+            // (A kinematic body moves with its velocity of this step: `vnc_now`, which a
+            // step that keeps its rows takes again while `vnc` stays the build's.)
             let u = if b.kind == BodyKind::Dynamic {
                 clamp_velocity(
                     Velocity {
@@ -1481,7 +1511,7 @@ impl World {
                     max_ang,
                 )
             } else {
-                vnc
+                self.solver.vnc_now[i]
             };
             let p = self.solver.pseudo[i];
             let move_u = Velocity {
