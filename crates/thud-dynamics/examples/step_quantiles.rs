@@ -18,7 +18,8 @@
 //! scene (a small stack the exact mode takes, beside a structure it does not).
 //! `THUD_PENDULUM=1` hangs a ball on a ball joint at x = −60 m (a joint elsewhere in
 //! the world). `THUD_KINEMATIC=1` adds a kinematic box at x = −80 m moving along z at
-//! 1 m/s (a moving platform elsewhere in the world).
+//! 1 m/s (a moving platform elsewhere in the world). `THUD_BALL=1` rests a ball of
+//! restitution 0.5 on the ground at x = 100 m (a bouncy body elsewhere in the world).
 
 #[path = "support/scene_world.rs"]
 mod scene_world;
@@ -98,6 +99,12 @@ fn main() {
                         .linear_velocity(glam::Vec3::Z)
                         .collider(thud_dynamics::Collider::cuboid(glam::Vec3::ONE));
                     world.add_body(platform).expect("kinematic platform");
+                }
+                if env::<u32>("THUD_BALL").unwrap_or(0) > 0 {
+                    let ball = thud_dynamics::BodyBuilder::dynamic()
+                        .position(glam::Vec3::new(100.0, 0.5, 0.0))
+                        .collider(thud_dynamics::Collider::sphere(0.5).restitution(0.5));
+                    world.add_body(ball).expect("bouncy ball");
                 }
                 world
             })

@@ -126,7 +126,7 @@ pub(crate) struct ContactStore {
     pub manifolds: usize,
     /// Points that came with a non-zero warm-start impulse.
     pub warm_started: usize,
-    /// Some manifold of the step has a restitution above zero.
+    /// Some point of the step bounces ([`find_bounces`](Self::find_bounces)).
     pub bouncy: bool,
     /// Whether this step's per-point passes may use the pool ([`pool_points`]).
     pub pool: bool,
@@ -223,7 +223,6 @@ impl ContactStore {
             self.manifold_points.push((first, points.len() as u32));
             self.manifold_source.push(mi as u32);
             self.manifold_island.push(island);
-            self.bouncy |= restitution > 0.0;
         }
         // Counted apart: a count carried through the loop above went through the stack
         // point after point.
@@ -368,6 +367,24 @@ impl ContactStore {
                     .filter_map(|(i, b)| b.map(|b| (i as u32, b))),
             );
         }
+    }
+
+    /// Whether some point of a manifold with restitution approaches faster than
+    /// `threshold` at the start of the step, with the solver bodies' velocities then
+    /// (`bouncy`: the step runs the restitution pass, which reads every point's scalar
+    /// rows). Only such a step pays for the pass: a bouncy body at rest, or moving
+    /// slowly, leaves the step as one without restitution.
+    pub fn find_bounces(&mut self, bodies: &SolverBodies, threshold: f32) {
+        let manifolds = self.manifold_inputs.iter().zip(&self.manifold_points);
+        self.bouncy = manifolds
+            .filter(|(m, _)| m.restitution > 0.0)
+            .any(|(m, &(first, n))| {
+                let points = &self.inputs[first as usize..(first + n) as usize];
+                points.iter().any(|p| {
+                    let (a, b) = (m.a as usize, m.b as usize);
+                    crate::jacobian::approach_velocity(bodies, a, b, m.normal, p.point) < -threshold
+                })
+            });
     }
 
     /// Whether this step built the scalar rows ([`build_rows`](Self::build_rows)).

@@ -333,6 +333,24 @@ pub(crate) fn refresh_point(c: &mut ContactRows, sep: f32, s: &BuildParams) -> f
 
 /// Build the three rows of a contact point (the caller guarantees one body is movable).
 #[must_use]
+/// The normal velocity of body `b` against body `a` at `point`, from their velocities
+/// at the start of the step (`SolverBodies::v0`): negative where they approach. A point
+/// of a manifold with restitution bounces where it is below `−restitution_threshold`
+/// ([`build_point`], `ContactStore::find_bounces`).
+#[inline]
+pub(crate) fn approach_velocity(
+    bodies: &SolverBodies,
+    a: usize,
+    b: usize,
+    n: Vec3,
+    point: Vec3,
+) -> f32 {
+    let r_a = point - bodies.com[a];
+    let r_b = point - bodies.com[b];
+    let (ua, ub) = (bodies.v0[a], bodies.v0[b]);
+    n.dot(ub.lin + ub.ang.cross(r_b) - ua.lin - ua.ang.cross(r_a))
+}
+
 pub(crate) fn build_point(
     bodies: &SolverBodies,
     p: &ContactInput,
@@ -358,8 +376,7 @@ pub(crate) fn build_point(
 
     // Restitution from the approach speed at the start of the step.
     if p.restitution > 0.0 {
-        let (ua, ub) = (bodies.v0[a], bodies.v0[b]);
-        let vn0 = n.dot(ub.lin + ub.ang.cross(r_b) - ua.lin - ua.ang.cross(r_a));
+        let vn0 = approach_velocity(bodies, a, b, n, p.point);
         if vn0 < -s.restitution_threshold {
             let base = rn.b - sep.max(0.0) * s.inv_dt * inv_dn;
             let base = if s.split {

@@ -20,7 +20,7 @@
 //! moved. Globally (else the step builds every row): the same settings, `h` and thread
 //! count; the same awake and kinematic bodies in the same order with the same inverse
 //! masses and inertias; the same manifolds (narrowphase index, bodies, friction,
-//! restitution) with as many points each; no restitution, and no overflow set
+//! restitution) with as many points each; no point bouncing, and no overflow set
 //! or exact island but the exact mode's islands of the build in the sequential order
 //! (what reads the store's scalar rows or sets velocities; those islands' scalar rows
 //! are built anew every step, their bodies starting `dV` at zero with their velocity

@@ -195,7 +195,7 @@ pub struct Settings {
     pub parallel_min_pairs: usize,
     /// A step keeps the rows of an earlier one (`J`, `T`, `D`, their couplings) where
     /// what they were made from has not moved: the same awake bodies, manifolds and
-    /// materials, no exact island, overflow set, restitution, joint or kinematic body,
+    /// materials, no exact island (but the exact mode's own), overflow set or bounce,
     /// and for each manifold its points' lever arms on both bodies within this distance
     /// (m; the normal within as many radians) of what they were when its rows were
     /// built — the rows of the manifolds that moved are built

@@ -926,6 +926,8 @@ impl World {
         if !gathered {
             self.gather_contacts();
         }
+        let threshold = self.settings.restitution_threshold;
+        self.contacts.find_bounces(&self.solver, threshold);
         self.build_joint_rows(h);
         // The store's own scalar rows, for the steps that read them: the exact mode (an
         // island it takes by size and bodies, judged from the points' inputs; its
@@ -1086,6 +1088,8 @@ impl World {
         pgs::take_out_joints(&self.joint_rows.rows, &mut self.solver.dv);
         self.build_joint_rows(h);
         let exact = self.exact_takes_any();
+        self.contacts
+            .find_bounces(&self.solver, self.settings.restitution_threshold);
         let same = !self.contacts.bouncy
             && self.wide.laid_out_for(&self.contacts)
             && self.row_reuse.same_manifolds(&self.contacts)
