@@ -20,6 +20,8 @@
 //! the world). `THUD_KINEMATIC=1` adds a kinematic box at x = −80 m moving along z at
 //! 1 m/s (a moving platform elsewhere in the world). `THUD_BALL=1` rests a ball of
 //! restitution 0.5 on the ground at x = 100 m (a bouncy body elsewhere in the world).
+//! `THUD_DEPTH=d` gives the scene's unit boxes a depth of `d` m instead of 1 (half-extent
+//! `d/2` along z: boxes of other inertia than a cube's, as most bodies of a game).
 
 #[path = "support/scene_world.rs"]
 mod scene_world;
@@ -68,7 +70,16 @@ fn main() {
         .flat_map(|&k| reuses.iter().map(move |&r| (k, r)))
         .collect();
     for name in std::env::args().skip(1) {
-        let scene = thud_scene::standard(&name).expect("standard scene name");
+        let mut scene = thud_scene::standard(&name).expect("standard scene name");
+        if let Some(depth) = env::<f32>("THUD_DEPTH") {
+            for b in &mut scene.bodies {
+                if let thud_scene::ShapeDef::Cuboid { half_extents } = &mut b.shape
+                    && *half_extents == glam::Vec3::splat(0.5)
+                {
+                    half_extents.z = 0.5 * depth;
+                }
+            }
+        }
         let mut worlds: Vec<_> = variants
             .iter()
             .map(|&(stride, reuse)| {

@@ -223,18 +223,42 @@ fn blocks_row(
 
 /// A body's `I⁻¹`, and whether it is isotropic (`I⁻¹ = c·1`): then `I⁻¹·j` is `j·c`, as
 /// the packed rows make it in the sweep (`wide::Isotropic`).
+/// A body in its own angular frame (`solver_body.rs`) has `I⁻¹ = 1` there, its angular
+/// blocks taken into the frame (`J̃_ang = Lᵀ·J_ang`) first.
 #[derive(Clone, Copy)]
 struct InvInertia {
     m: Mat3,
     isotropic: bool,
+    /// `Lᵀ` of a body in its own angular frame.
+    frame: Option<Mat3>,
 }
 
 impl InvInertia {
     #[inline(always)]
-    fn of(m: Mat3) -> Self {
-        Self {
-            m,
-            isotropic: crate::integrate::is_isotropic(&m),
+    fn of(bodies: &SolverBodies, k: usize) -> Self {
+        match bodies.frame(k) {
+            Some(f) => Self {
+                m: Mat3::IDENTITY,
+                isotropic: true,
+                frame: Some(f.lt),
+            },
+            None => {
+                let m = bodies.inv_inertia[k];
+                Self {
+                    m,
+                    isotropic: crate::integrate::is_isotropic(&m),
+                    frame: None,
+                }
+            }
+        }
+    }
+
+    /// An angular block in the body's frame.
+    #[inline(always)]
+    fn block(&self, j: Vec3) -> Vec3 {
+        match self.frame {
+            Some(lt) => lt * j,
+            None => j,
         }
     }
 
@@ -260,13 +284,14 @@ impl Pair {
     #[inline(always)]
     fn of(bodies: &SolverBodies, a: usize, b: usize) -> Self {
         Self {
-            inv_i: [a, b].map(|k| InvInertia::of(bodies.inv_inertia[k])),
+            inv_i: [a, b].map(|k| InvInertia::of(bodies, k)),
             vnc: [bodies.vnc[a], bodies.vnc[b]],
         }
     }
 
     #[inline(always)]
     fn row(&self, d: Vec3, lin_mass: f32, ja: Vec3, jb: Vec3) -> Row {
+        let (ja, jb) = (self.inv_i[0].block(ja), self.inv_i[1].block(jb));
         let ta = self.inv_i[0].times(ja);
         let tb = self.inv_i[1].times(jb);
         let diag = lin_mass + ja.dot(ta) + jb.dot(tb);

@@ -56,7 +56,7 @@
 //! points while its relative pose moves less than 0.5 mm). Measured in
 //! `docs/dynamics.md`, *Rows kept across steps*.
 
-use glam::{Mat3, Vec3, Vec3A};
+use glam::{Mat3, Quat, Vec3, Vec3A, Vec4};
 
 use crate::contact::ContactStore;
 use crate::settings::Settings;
@@ -81,6 +81,9 @@ pub(crate) struct RowReuse {
     /// Each solver body's local inverse inertia at the build (index 0, the dummy,
     /// unused).
     inertia: Vec<Mat3>,
+    /// Each solver body's orientation at the build (what a body in its own angular
+    /// frame, `solver_body.rs`, made its frame from).
+    rotations: Vec<Quat>,
     /// Each store manifold's narrowphase index, solver bodies and materials at the
     /// build.
     manifolds: Vec<(u32, u32, u32, f32, f32)>,
@@ -114,6 +117,18 @@ impl RowReuse {
     /// Whether solver body `i` has the local inverse inertia it had at the build.
     pub(crate) fn same_inertia(&self, i: usize, inv_inertia: Mat3) -> bool {
         self.inertia.get(i) == Some(&inv_inertia)
+    }
+
+    /// Whether solver body `i`'s orientation is within `eps` (in every component of
+    /// its quaternion) of the build's: a body in its own angular frame keeps the
+    /// build's frame, and its rows, while it turns less than that.
+    pub(crate) fn same_rotation(&self, i: usize, q: Quat, eps: f32) -> bool {
+        self.rotations.get(i).is_some_and(|&q0| {
+            (Vec4::from(q) - Vec4::from(q0))
+                .abs()
+                .cmple(Vec4::splat(eps))
+                .all()
+        })
     }
 
     /// Whether the store's manifolds (narrowphase index, solver bodies, friction and
@@ -192,12 +207,13 @@ impl RowReuse {
     pub(crate) fn record(
         &mut self,
         keepable: Option<(&Settings, f32, usize)>,
-        inertia: impl Iterator<Item = Mat3>,
+        inertia: impl Iterator<Item = (Mat3, Quat)>,
         com: &[Vec3],
         store: &ContactStore,
     ) {
         self.age = 0;
         self.inertia.clear();
+        self.rotations.clear();
         self.manifolds.clear();
         self.normals.clear();
         self.arms.clear();
@@ -213,7 +229,10 @@ impl RowReuse {
             Some((bs, bh, bt)) if bs == s => (*bh, *bt) = (h, threads),
             built => *built = Some((s.clone(), h, threads)),
         }
-        self.inertia.extend(inertia);
+        for (m, q) in inertia {
+            self.inertia.push(m);
+            self.rotations.push(q);
+        }
         self.manifolds.extend(keys(store));
         self.normals
             .extend(store.manifold_inputs.iter().map(|m| m.normal));
@@ -280,7 +299,12 @@ mod tests {
         let s = Settings::default();
         let mut r = RowReuse::default();
         let inertia = [Mat3::ZERO, Mat3::IDENTITY, Mat3::IDENTITY];
-        r.record(Some((&s, 0.25, 1)), inertia.into_iter(), &COM, store);
+        r.record(
+            Some((&s, 0.25, 1)),
+            inertia.into_iter().map(|m| (m, Quat::IDENTITY)),
+            &COM,
+            store,
+        );
         (r, s)
     }
 
@@ -349,7 +373,12 @@ mod tests {
         let inertia = [Mat3::ZERO, Mat3::IDENTITY, Mat3::IDENTITY];
         for _ in 0..BACK_OFF {
             assert!(!r.may_keep(&s, 0.25, 1));
-            r.record(Some((&s, 0.25, 1)), inertia.into_iter(), &COM, &store);
+            r.record(
+                Some((&s, 0.25, 1)),
+                inertia.into_iter().map(|m| (m, Quat::IDENTITY)),
+                &COM,
+                &store,
+            );
         }
         assert!(r.may_keep(&s, 0.25, 1));
     }

@@ -13,7 +13,8 @@
 //! | `v0` | [`Velocity`] (u(t), start of step) | 24 | restitution (approach speed) |
 //! | `inv_mass` | `f32` | 4 | Jacobian build |
 //! | `inv_inertia` | `Mat3` (world) | 36 | Jacobian build |
-//! | `iso` | `Option<f32>`: `c` where `inv_inertia = c·1` (a cube's, a sphere's; 0 for a fixed body) | 8 | packing the groups (`wide.rs`) |
+//! | `iso` | `Option<f32>`: `c` where `inv_inertia = c·1` (a cube's, a sphere's; 0 for a fixed body; 1 for a body in its own angular frame) | 8 | packing the groups (`wide.rs`) |
+//! | `frame_of` | `u32`: the body's entry in `frames`, or `u32::MAX` | 4 | every row build, integration |
 //! | `com` | `Vec3` (world) | 12 | Jacobian build (lever arms) |
 //! | `accel` | `Option<Vec3>`: `g + F/m` of a body under gravity and force alone (no torque, damping or gyroscopic term) | 16 | the velocity without contact between solve substeps |
 //! | `body` | `u32` body slot | 4 | write-back |
@@ -23,6 +24,25 @@
 //! and adds `0` to `dv[0]` (Box2D v3's trick). Kinematic bodies get their own entry (their
 //! velocity enters `b` through `vnc`) with zero inverse mass, so they too stay unmoved by
 //! impulses. The arrays are reused from step to step (cleared, never freed).
+//!
+//! **A body's own angular frame.** A dynamic body whose world inverse inertia is not
+//! `c·1` (a plank, a capsule: most bodies of a game) keeps its angular velocities in the
+//! solver — `vnc`, `vnc_now`, `dv`, `pseudo`, never `v0` — in coordinates where its
+//! inverse inertia is the identity. With `L` the Cholesky factor of its world inverse
+//! inertia for the step (`I⁻¹ = L·Lᵀ`, lower triangular):
+//!
+//! ```text
+//! ω = L·ω̃,   J̃_ang = Lᵀ·J_ang   ⇒   J_ang·ω = J̃_ang·ω̃,   I⁻¹·J_angᵀ·δ = L·(J̃_angᵀ·δ)
+//! ```
+//!
+//! so every row on such a body has `T̃_ang = J̃_ang` (its `c` is 1) and the packed solver
+//! runs its rows as it runs a cube's, in the eight-lane kernel, instead of with `T`
+//! blocks kept beside the rows. `D = J·M⁻¹·Jᵀ`, `b = J·Vnc` and every `λ` are the same
+//! numbers in either coordinates; the step converts at its edges: a velocity without
+//! contact into the frame (`L⁻¹·ω`, [`SolverBodies::to_frame`]), the integrated velocity
+//! back out (`L·ω̃`, [`SolverBodies::out_of_frame`]). `L` is the step's: the rows keep the
+//! step's world inertia as before, and a step that keeps its rows keeps the build's
+//! frames while their bodies have turned less than `Settings::reuse_rows_within`.
 
 use glam::{Mat3, Vec3};
 
@@ -61,6 +81,65 @@ pub(crate) struct SolverBodies {
     /// enters its velocity without contact (set by the step, `None` otherwise).
     pub accel: Vec<Option<Vec3>>,
     pub body: Vec<u32>,
+    /// Each body's entry in `frames` (`u32::MAX`: none, its angular velocities are the
+    /// world's).
+    pub frame_of: Vec<u32>,
+    /// The angular frames of the bodies that have one (module notes).
+    pub frames: Vec<Frame>,
+    /// (Tests: no body gets a frame, its rows keep `T` blocks as before frames.)
+    #[cfg(test)]
+    pub no_frames: bool,
+}
+
+/// A body's angular frame for a step: `L` with `L·Lᵀ = I⁻¹` (world), `Lᵀ` and `L⁻¹`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Frame {
+    /// `ω = L·ω̃`.
+    pub l: Mat3,
+    /// `J̃_ang = Lᵀ·J_ang`.
+    pub lt: Mat3,
+    /// `ω̃ = L⁻¹·ω`.
+    pub inv: Mat3,
+}
+
+impl Frame {
+    /// The frame of a world inverse inertia that is not `c·1`: its Cholesky factor,
+    /// where it is positive definite with a finite inverse (else `None`: the rows keep
+    /// `T` blocks).
+    pub fn of(inv_inertia: &Mat3) -> Option<Frame> {
+        // (False for NaN too.)
+        let positive = |x: f32| x > 0.0;
+        let a = inv_inertia;
+        let (a11, a21, a31) = (a.x_axis.x, a.x_axis.y, a.x_axis.z);
+        let (a22, a32, a33) = (a.y_axis.y, a.y_axis.z, a.z_axis.z);
+        if !positive(a11) {
+            return None;
+        }
+        let l11 = a11.sqrt();
+        let (l21, l31) = (a21 / l11, a31 / l11);
+        let d22 = a22 - l21 * l21;
+        if !positive(d22) {
+            return None;
+        }
+        let l22 = d22.sqrt();
+        let l32 = (a32 - l31 * l21) / l22;
+        let d33 = a33 - l31 * l31 - l32 * l32;
+        if !positive(d33) {
+            return None;
+        }
+        let l33 = d33.sqrt();
+        let l = Mat3::from_cols(
+            Vec3::new(l11, l21, l31),
+            Vec3::new(0.0, l22, l32),
+            Vec3::new(0.0, 0.0, l33),
+        );
+        let inv = l.inverse();
+        inv.is_finite().then(|| Frame {
+            l,
+            lt: l.transpose(),
+            inv,
+        })
+    }
 }
 
 impl SolverBodies {
@@ -77,6 +156,8 @@ impl SolverBodies {
         self.com.clear();
         self.accel.clear();
         self.body.clear();
+        self.frame_of.clear();
+        self.frames.clear();
         self.push(
             u32::MAX,
             Velocity::ZERO,
@@ -99,17 +180,57 @@ impl SolverBodies {
     ) -> u32 {
         self.dv.push(Velocity::ZERO);
         self.pseudo.push(Velocity::ZERO);
-        self.vnc.push(vnc);
-        self.vnc_now.push(vnc);
         self.v0.push(v0);
         self.inv_mass.push(inv_mass);
         self.inv_inertia.push(inv_inertia);
-        let iso = crate::integrate::is_isotropic(&inv_inertia).then_some(inv_inertia.x_axis.x);
+        let mut iso = crate::integrate::is_isotropic(&inv_inertia).then_some(inv_inertia.x_axis.x);
+        #[cfg(test)]
+        let allowed = !self.no_frames;
+        #[cfg(not(test))]
+        let allowed = true;
+        let frame = (allowed && iso.is_none() && inv_mass > 0.0)
+            .then(|| Frame::of(&inv_inertia))
+            .flatten();
+        let vnc = match frame {
+            Some(f) => {
+                self.frame_of.push(self.frames.len() as u32);
+                self.frames.push(f);
+                iso = Some(1.0);
+                Velocity {
+                    lin: vnc.lin,
+                    ang: f.inv * vnc.ang,
+                }
+            }
+            None => {
+                self.frame_of.push(u32::MAX);
+                vnc
+            }
+        };
+        self.vnc.push(vnc);
+        self.vnc_now.push(vnc);
         self.iso.push(iso);
         self.com.push(com);
         self.accel.push(None);
         self.body.push(body);
         (self.dv.len() - 1) as u32
+    }
+
+    /// Body `i`'s angular frame, if it has one.
+    #[inline(always)]
+    pub fn frame(&self, i: usize) -> Option<&Frame> {
+        self.frames.get(self.frame_of[i] as usize)
+    }
+
+    /// A world angular velocity of body `i` in its frame (`L⁻¹·ω`; itself without one).
+    #[inline(always)]
+    pub fn to_frame(&self, i: usize, w: Vec3) -> Vec3 {
+        self.frame(i).map_or(w, |f| f.inv * w)
+    }
+
+    /// An angular velocity of body `i` in its frame, in the world (`L·ω̃`).
+    #[inline(always)]
+    pub fn out_of_frame(&self, i: usize, w: Vec3) -> Vec3 {
+        self.frame(i).map_or(w, |f| f.l * w)
     }
 
     /// Number of entries including the dummy.

@@ -478,6 +478,10 @@ pub(crate) struct Group {
     /// `t_blocks`, none otherwise.
     t_first: u32,
     t_blocks: bool,
+    /// Some lane has a body in its own angular frame (`solver_body.rs`): its rows are
+    /// built with the frames (`wide_build::GroupBodies`), one group at a time, and
+    /// solved as an isotropic group's.
+    in_frames: bool,
     /// Lanes whose body a (bits 0–3) or body b (bits 4–7) can move: only those `dV`s
     /// are written back, so a static, kinematic or dummy body's entry is only ever read.
     movable: u8,
@@ -552,9 +556,14 @@ impl Group {
     }
 
     /// Whether its bodies' `T_ang` blocks are kept in [`WideT`]s (some lane has a body
-    /// that can turn and is not isotropic).
+    /// that can turn and is neither isotropic nor in its own angular frame).
     pub(crate) fn t_blocks(&self) -> bool {
         self.t_blocks
+    }
+
+    /// Whether some lane has a body in its own angular frame.
+    pub(crate) fn in_frames(&self) -> bool {
+        self.in_frames
     }
 
     /// The lanes' isotropic inverse inertia of bodies a and b.
@@ -1228,6 +1237,7 @@ impl WideContacts {
         // `None`: its `T_ang` blocks need the whole matrix.
         let fixed = &self.fixed;
         let iso = |i: u32| bodies.iso[i as usize];
+        let framed = |i: u32| bodies.frame_of[i as usize] != u32::MAX;
         let mut reuse = self.coloring.reused && store.manifold_points == self.last_points;
         if reuse {
             // The same colouring over the same manifolds and points: the same groups and
@@ -1235,9 +1245,11 @@ impl WideContacts {
             // again (a body whose inertia stopped or started being isotropic regroups);
             // the materials with the rows (`wide_build::prepare_group`).
             'groups: for g in &mut self.groups {
+                let mut in_frames = false;
                 for (l, &i) in self.lanes[g.first as usize].iter().enumerate() {
                     if i != u32::MAX {
                         let (a, b) = (g.a[l], g.b[l]);
+                        in_frames |= framed(a) || framed(b);
                         g.inv_mass_a[l] = bodies.inv_mass[a as usize];
                         g.inv_mass_b[l] = bodies.inv_mass[b as usize];
                         if !g.t_blocks {
@@ -1253,6 +1265,10 @@ impl WideContacts {
                             }
                         }
                     }
+                }
+                if in_frames != g.in_frames {
+                    reuse = false;
+                    break 'groups;
                 }
             }
         }
@@ -1308,6 +1324,7 @@ impl WideContacts {
                             }
                             _ => g.t_blocks = true,
                         }
+                        g.in_frames |= framed(first.a) || framed(first.b);
                         for k in 0..n {
                             let (i, w) = (s + k, g.first + k);
                             self.lanes[w as usize][l] = i;
@@ -1515,7 +1532,7 @@ impl WideContacts {
         [g0, g1]: [usize; 2],
     ) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
         let (a, b) = (self.groups.get(g0)?, self.groups.get(g1)?);
-        let isotropic = !(a.t_blocks || b.t_blocks);
+        let isotropic = !(a.t_blocks || b.t_blocks || a.in_frames || b.in_frames);
         let paired = self.shared && isotropic && a.count == b.count && a.slots() == b.slots();
         paired.then(|| (a.range(), b.range()))
     }

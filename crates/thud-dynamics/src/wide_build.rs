@@ -26,7 +26,7 @@
 //! rows only for the steps that read them (`ContactStore::build_rows`: the exact mode,
 //! the overflow set, restitution).
 
-use glam::{BVec4A, Vec3, Vec4};
+use glam::{BVec4A, Mat3, Vec3, Vec4};
 use rayon::join;
 
 use crate::contact::{ContactStore, parallel_points};
@@ -47,6 +47,10 @@ pub(crate) struct GroupBodies {
     /// Only for a group with [`WideT`] blocks: the lanes' world `I⁻¹` and which lanes'
     /// bodies are isotropic.
     full: Option<(M3, M3, BVec4A, BVec4A)>,
+    /// Only for a group with a body in its own angular frame (`solver_body.rs`): the
+    /// lanes' `Lᵀ`, which takes the angular blocks into it, and which lanes' bodies
+    /// have one.
+    frames: Option<(M3, M3, BVec4A, BVec4A)>,
     pub vnc_a: WideVel,
     pub vnc_b: WideVel,
     /// `1/m_a + 1/m_b`.
@@ -61,6 +65,7 @@ impl GroupBodies {
             c_a: Vec4::ZERO,
             c_b: Vec4::ZERO,
             full: None,
+            frames: None,
             vnc_a: WideVel::default(),
             vnc_b: WideVel::default(),
             lin_mass: g.inv_mass_a + g.inv_mass_b,
@@ -73,18 +78,36 @@ impl GroupBodies {
         // The lanes' `Vnc` as the sweeps gather `dV` (two pieces a body, transposed).
         out.vnc_a = gather(&bodies.vnc[..], g.a);
         out.vnc_b = gather(&bodies.vnc[..], g.b);
+        if g.in_frames() {
+            let (mut fa, mut fb) = (M3::default(), M3::default());
+            let (mut on_a, mut on_b) = ([false; 4], [false; 4]);
+            for l in 0..4 {
+                let lt = |k: u32| bodies.frame(k as usize).map(|f| f.lt);
+                if let Some(m) = lt(g.a[l]) {
+                    fa.set(l, &m);
+                    on_a[l] = true;
+                }
+                if let Some(m) = lt(g.b[l]) {
+                    fb.set(l, &m);
+                    on_b[l] = true;
+                }
+            }
+            out.frames = Some((fa, fb, BVec4A::from(on_a), BVec4A::from(on_b)));
+        }
         if g.t_blocks() {
             let (mut ia, mut ib) = (M3::default(), M3::default());
             let (mut iso_a, mut iso_b) = ([false; 4], [false; 4]);
             for l in 0..4 {
-                let (a, b) = (
-                    &bodies.inv_inertia[g.a[l] as usize],
-                    &bodies.inv_inertia[g.b[l] as usize],
-                );
-                ia.set(l, a);
-                ib.set(l, b);
-                iso_a[l] = is_isotropic(a);
-                iso_b[l] = is_isotropic(b);
+                // (A body in its own frame has `I⁻¹ = 1` there.)
+                let inv_i = |k: u32| match bodies.frame(k as usize) {
+                    Some(_) => Mat3::IDENTITY,
+                    None => bodies.inv_inertia[k as usize],
+                };
+                let (a, b) = (inv_i(g.a[l]), inv_i(g.b[l]));
+                ia.set(l, &a);
+                ib.set(l, &b);
+                iso_a[l] = is_isotropic(&a);
+                iso_b[l] = is_isotropic(&b);
                 out.c_a[l] = a.x_axis.x;
                 out.c_b[l] = b.x_axis.x;
             }
@@ -124,6 +147,13 @@ impl GroupBodies {
     fn row(&self, d: V3, lin: Vec4, r_a: V3, r_b: V3) -> (WideRow, [V3; 2]) {
         let ja = -r_a.cross(d);
         let jb = r_b.cross(d);
+        let (ja, jb) = match &self.frames {
+            Some((fa, fb, on_a, on_b)) => (
+                V3::select(*on_a, *fa * ja, ja),
+                V3::select(*on_b, *fb * jb, jb),
+            ),
+            None => (ja, jb),
+        };
         let (ta, tb) = self.t(ja, jb);
         let diag = self.lin_mass + ja.dot(ta) + jb.dot(tb);
         let inv_d = Vec4::select(diag.cmpgt(Vec4::ZERO), Vec4::ONE / diag, Vec4::ZERO);
