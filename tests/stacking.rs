@@ -315,17 +315,7 @@ fn a_column_swept_apart_beside_a_pyramid_and_a_pendulum_changes_no_bit_of_them()
     let scene = thud_scene::standard("pyramid_20").expect("standard scene");
     let run = |column: usize| {
         let (mut w, mut handles) = scene_world::world(&scene, Settings::without_sleeping());
-        let bob = w
-            .add_body(
-                thud_dynamics::BodyBuilder::dynamic()
-                    .position(glam::Vec3::new(-40.0, 5.0, 2.0))
-                    .collider(thud_dynamics::Collider::sphere(0.3)),
-            )
-            .unwrap();
-        let anchor = glam::Vec3::new(-40.0, 8.0, 0.0);
-        w.add_joint(thud_dynamics::JointBuilder::ball(None, bob).world_anchor(anchor))
-            .unwrap();
-        handles.push(bob);
+        handles.push(scene_world::hang_pendulum(&mut w, -40.0));
         scene_world::stand_column(&mut w, 40.0, column);
         let mut apart = 0;
         for _ in 0..240 {
@@ -351,16 +341,7 @@ fn a_pendulum_beside_a_pyramid_changes_no_bit_of_it() {
     let run = |pendulum: bool| {
         let (mut w, handles) = scene_world::world(&scene, Settings::without_sleeping());
         if pendulum {
-            let bob = w
-                .add_body(
-                    thud_dynamics::BodyBuilder::dynamic()
-                        .position(glam::Vec3::new(-40.0, 5.0, 2.0))
-                        .collider(thud_dynamics::Collider::sphere(0.3)),
-                )
-                .unwrap();
-            let anchor = glam::Vec3::new(-40.0, 8.0, 0.0);
-            w.add_joint(thud_dynamics::JointBuilder::ball(None, bob).world_anchor(anchor))
-                .unwrap();
+            scene_world::hang_pendulum(&mut w, -40.0);
         }
         for _ in 0..240 {
             w.step().unwrap();

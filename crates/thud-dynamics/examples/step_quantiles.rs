@@ -16,7 +16,7 @@
 //! `Settings::parallel_min_pairs` (0: the step uses the pool whenever it has threads).
 //! `THUD_COLUMN=n` stands a column of `n` unit boxes on the ground at x = 60 m beside the
 //! scene (a small stack the exact mode takes, beside a structure it does not).
-//! `THUD_PENDULUM=1` hangs a ball on a ball joint at x = −60 m (a joint elsewhere in
+//! `THUD_PENDULUM=1` hangs a ball on a ball joint at x = −60 m (`scene_world::hang_pendulum`) (a joint elsewhere in
 //! the world). `THUD_KINEMATIC=1` adds a kinematic box at x = −80 m moving along z at
 //! 1 m/s (a moving platform elsewhere in the world). `THUD_BALL=1` rests a ball of
 //! restitution 0.5 on the ground at x = 100 m (a bouncy body elsewhere in the world).
@@ -96,13 +96,7 @@ fn main() {
                 let mut world = scene_world::world(&scene, settings).0;
                 scene_world::stand_column(&mut world, 60.0, env("THUD_COLUMN").unwrap_or(0));
                 if env::<u32>("THUD_PENDULUM").unwrap_or(0) > 0 {
-                    let bob = thud_dynamics::BodyBuilder::dynamic()
-                        .position(glam::Vec3::new(-60.0, 5.0, 0.0))
-                        .collider(thud_dynamics::Collider::sphere(0.3));
-                    let bob = world.add_body(bob).expect("pendulum bob");
-                    let anchor = glam::Vec3::new(-60.0, 8.0, 0.0);
-                    let joint = thud_dynamics::JointBuilder::ball(None, bob).world_anchor(anchor);
-                    world.add_joint(joint).expect("pendulum joint");
+                    scene_world::hang_pendulum(&mut world, -60.0);
                 }
                 if env::<u32>("THUD_KINEMATIC").unwrap_or(0) > 0 {
                     let platform = thud_dynamics::BodyBuilder::kinematic()

@@ -33,6 +33,19 @@ pub fn stand_column(world: &mut World, x: f32, n: usize) -> Vec<BodyHandle> {
         .collect()
 }
 
+/// A ball of radius 0.3 m hanging on a ball joint from a world anchor at (`x`, 8, 0),
+/// released 2 m off to the side at (`x`, 5, 2): a pendulum (a joint elsewhere) to set
+/// beside a standard scene.
+pub fn hang_pendulum(world: &mut World, x: f32) -> BodyHandle {
+    let bob = thud_dynamics::BodyBuilder::dynamic()
+        .position(Vec3::new(x, 5.0, 2.0))
+        .collider(thud_dynamics::Collider::sphere(0.3));
+    let bob = world.add_body(bob).expect("pendulum bob");
+    let joint = thud_dynamics::JointBuilder::ball(None, bob).world_anchor(Vec3::new(x, 8.0, 0.0));
+    world.add_joint(joint).expect("pendulum joint");
+    bob
+}
+
 /// The figures of `shared/scenes.md` for a resting scene.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Metrics {
