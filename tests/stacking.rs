@@ -355,6 +355,60 @@ fn a_pendulum_beside_a_pyramid_changes_no_bit_of_it() {
     assert_eq!(beside, alone, "the pyramid's bits");
 }
 
+/// An island of joints the exact mode takes — a chain of five boxes lying on the
+/// ground (a ragdoll at rest), or hanging and swinging — is swept apart beside a
+/// pyramid, once over the whole step: the pyramid steps to the bit as alone, the chain
+/// at rest stays put, and the swinging one moves as it does alone in a world. (Before,
+/// such an island made the whole world solve once a step, and `pyramid_40` beside a
+/// chain at rest fell: drift 2.2 m in 10 s against 18 mm.)
+#[test]
+fn a_chain_beside_a_pyramid_is_swept_apart_and_changes_no_bit_of_it() {
+    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
+    let run = |chain: Option<bool>| {
+        let (mut w, handles) = scene_world::world(&scene, Settings::without_sleeping());
+        let links = chain.map_or(Vec::new(), |hanging| {
+            scene_world::lay_chain(&mut w, 40.0, 5, hanging)
+        });
+        let start: Vec<_> = links
+            .iter()
+            .map(|&l| w.body(l).unwrap().position())
+            .collect();
+        let mut apart = 0;
+        for _ in 0..240 {
+            w.step().unwrap();
+            apart += usize::from(w.stats().joint_rows > 0);
+        }
+        let ends: Vec<_> = links
+            .iter()
+            .map(|&l| w.body(l).unwrap().position())
+            .collect();
+        (scene_world::state_hash(&w, &handles), start, ends, apart)
+    };
+    let (alone, ..) = run(None);
+    for hanging in [false, true] {
+        let (beside, start, ends, steps) = run(Some(hanging));
+        assert_eq!(steps, 240);
+        assert_eq!(beside, alone, "the pyramid's bits (hanging {hanging})");
+        if !hanging {
+            for (a, b) in start.iter().zip(&ends) {
+                assert!((*a - *b).length() < 1e-3, "{a} -> {b}");
+            }
+        } else {
+            // The same chain alone in a world (no other contacts: one solve a step).
+            let mut w = thud_dynamics::World::new(Settings::without_sleeping());
+            let links = scene_world::lay_chain(&mut w, 40.0, 5, true);
+            for _ in 0..240 {
+                w.step().unwrap();
+            }
+            for (&l, e) in links.iter().zip(&ends) {
+                let p = w.body(l).unwrap().position();
+                assert!((p - *e).length() < 1e-3, "{p} against {e}");
+            }
+            assert!(ends[4].y < 9.0, "the chain swung down: {}", ends[4]);
+        }
+    }
+}
+
 /// A bouncy ball resting elsewhere changes no bit of a pyramid and leaves its rows kept:
 /// only a step where some point bounces (approaches faster than
 /// `restitution_threshold`) runs the restitution pass and builds every point's scalar

@@ -118,6 +118,8 @@ pub(crate) struct ContactStore {
     pub taken: Vec<bool>,
     /// Some island the exact mode takes this step holds joint rows.
     pub taken_joints: bool,
+    /// The island roots (body slots) the exact mode takes this step, ascending.
+    pub taken_roots: Vec<u32>,
     /// Points of the islands swept once over the whole step while the others take
     /// their solve substeps (the exact mode's islands beside others: `World::apart`);
     /// empty when there are none. Their rows are built for the whole step

@@ -543,6 +543,7 @@ pub(crate) fn takes_any(
     c.taken.clear();
     c.taken.resize(c.inputs.len(), false);
     c.taken_joints = false;
+    c.taken_roots.clear();
     if !any_small_island(c, j, rule.max_rows) {
         return false;
     }
@@ -552,7 +553,7 @@ pub(crate) fn takes_any(
     // pile's large island would otherwise be sorted point by point every step).
     let rows = &c.island_rows;
     let small = |root: u32| rows.is_empty() || rows[root as usize] as usize <= rule.max_rows;
-    for (_, idx, jidx) in islands_where(c, j, small) {
+    for (root, idx, jidx) in islands_where(c, j, small) {
         if 3 * idx.len() + jidx.len() > rule.max_rows {
             continue;
         }
@@ -581,6 +582,7 @@ pub(crate) fn takes_any(
         if ids.len() >= rule.min_bodies || ratio >= rule.mass_ratio {
             any = true;
             c.taken_joints |= !jidx.is_empty();
+            c.taken_roots.push(root);
             for &p in &idx {
                 c.taken[p as usize] = true;
             }

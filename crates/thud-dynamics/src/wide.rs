@@ -1718,6 +1718,13 @@ impl WideContacts {
         matches!((len(self.units[u]), len(self.units[u + 1])), (Some(a), Some(b)) if a == b)
     }
 
+    /// One forward sweep of the overflow set alone (its islands swept apart from the
+    /// groups: `World::apart`).
+    pub fn overflow_sweep(&self, store: &mut ContactStore, dv: &mut [Velocity], omega: f32) {
+        self.overflow(store, dv, omega, false);
+        dv[0] = Velocity::ZERO;
+    }
+
     fn overflow(&self, store: &mut ContactStore, dv: &mut [Velocity], omega: f32, back: bool) {
         let of = &self.coloring.overflow;
         for k in 0..of.len() {

@@ -108,6 +108,12 @@ pub struct World {
     islands: Islands,
     pub(crate) joints: JointSet,
     joint_rows: JointRows,
+    /// On a step that sweeps the exact mode's islands apart (`apart`), their joint
+    /// rows, built over the whole step and swept with their contacts in the last solve
+    /// substep; `joint_rows` then holds the others'.
+    whole_joints: JointRows,
+    /// `whole_joints` holds rows this step.
+    joints_apart: bool,
     stats: StepStats,
     /// Body slots whose pose the user changed since the last step (AABB refresh).
     dirty: Vec<u32>,
@@ -179,6 +185,8 @@ impl World {
             islands: Islands::default(),
             joints: JointSet::default(),
             joint_rows: JointRows::default(),
+            whole_joints: JointRows::default(),
+            joints_apart: false,
             stats: StepStats::default(),
             dirty: Vec::new(),
             pool: false,
@@ -571,6 +579,10 @@ impl World {
             }
         }
         let mut joints = self.joint_rows.clone();
+        let w = &self.whole_joints;
+        joints.rows.extend_from_slice(&w.rows);
+        joints.island.extend_from_slice(&w.island);
+        joints.split_lambda.extend_from_slice(&w.split_lambda);
         for j in &mut joints.rows {
             j.row.b += pgs::row_velocity(&j.row, &ext(j.a), &ext(j.b));
         }
@@ -886,11 +898,15 @@ impl World {
     /// Solver bodies and rows for a solve substep of `h`; kinematic bodies move to
     /// their targets over the whole (sub)step `step_h`.
     fn build_jacobians(&mut self, h: f32, step_h: f32) {
+        // (Every joint row is built, then parted: `part_joint_rows`.)
+        self.joints_apart = false;
         let gathered = match self.keep_rows(h, step_h) {
             Rows::Kept => return,
             Rows::Gathered => true,
             Rows::Build => false,
         };
+        // (A step that looked at keeping its rows may have parted them.)
+        self.joints_apart = false;
         let s = &self.settings;
         self.solver.reset();
         self.solver_of.fill(0);
@@ -945,9 +961,6 @@ impl World {
             &params,
             Some(&mut dv[..]),
         );
-        if self.warm_in_build {
-            pgs::warm_start_joints(&self.joint_rows.rows, &mut dv);
-        }
         self.solver.dv = dv;
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
         // Where only the exact mode reads them (the sequential order's overflow set is
@@ -962,6 +975,11 @@ impl World {
         let apart = self.apart_eligible(exact);
         self.apart = apart && h < step_h;
         self.take_whole_step(step_h);
+        self.part_joint_rows(step_h);
+        if self.warm_in_build {
+            pgs::warm_start_joints(&self.joint_rows.rows, &mut self.solver.dv);
+            pgs::warm_start_joints(&self.whole_joints.rows, &mut self.solver.dv);
+        }
         let s = &self.settings;
         if exact || self.stats.overflow > 0 || self.contacts.bouncy {
             let only = std::mem::take(&mut self.contacts.taken);
@@ -978,7 +996,7 @@ impl World {
         // last substep and the lanes keep their λ, sums and write-back to themselves.)
         self.store_rows = h < step_h && (self.stats.overflow > 0 || exact) && !self.apart;
         self.exact_last_step = exact && s.solve_substeps > 1 && !apart;
-        self.stats.joint_rows += self.joint_rows.rows.len();
+        self.stats.joint_rows += self.joint_rows.rows.len() + self.whole_joints.rows.len();
         self.count_rows(None);
         let s = &self.settings;
         let keepable = s.reuse_rows_within > 0.0
@@ -1093,6 +1111,7 @@ impl World {
         // or been removed since) and their warm ones put in below; the exact mode must
         // take the islands it took at the build (which laid out the lanes beside them).
         pgs::take_out_joints(&self.joint_rows.rows, &mut self.solver.dv);
+        pgs::take_out_joints(&self.whole_joints.rows, &mut self.solver.dv);
         self.build_joint_rows(h);
         let exact = self.exact_takes_any();
         self.contacts
@@ -1137,6 +1156,7 @@ impl World {
         }
         // (The islands are those of the build, and so is whether they are swept apart.)
         self.take_whole_step(step_h);
+        self.part_joint_rows(step_h);
         let mut stale = std::mem::take(&mut self.stale_units);
         self.wide.stale_units(&mut stale, &moved);
         let rebuilt = stale.iter().filter(|&&x| x).count();
@@ -1176,8 +1196,9 @@ impl World {
         // What the build would have said: `dV` holds the lanes' impulses, then the
         // joints' warm ones.
         pgs::warm_start_joints(&self.joint_rows.rows, &mut self.solver.dv);
+        pgs::warm_start_joints(&self.whole_joints.rows, &mut self.solver.dv);
         self.warm_in_build = true;
-        self.stats.joint_rows += self.joint_rows.rows.len();
+        self.stats.joint_rows += self.joint_rows.rows.len() + self.whole_joints.rows.len();
         let s = &self.settings;
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
         // (On a step that sweeps the exact mode's islands apart, their rows wait for the
@@ -1221,17 +1242,18 @@ impl World {
 
     /// Whether the exact mode's islands may be swept once over the whole step while the
     /// other contacts take their solve substeps (`apart`): solve substeps, no
-    /// restitution pass, the overflow set made of those islands and apart from the
-    /// groups (the sequential order's), no joint row in them (joints elsewhere keep
-    /// their rows of each substep), and contacts in the lanes beside them. Solved exactly in every substep, `tower_20` fell over
+    /// restitution pass, the overflow set made of those islands (or of none, for
+    /// islands of joints alone) and apart from the groups (the sequential order's), and
+    /// contacts in the lanes beside them. Their joint rows go with them
+    /// (`part_joint_rows`); joints elsewhere keep their rows of each substep. Solved
+    /// exactly in every substep, `tower_20` fell over
     /// (`docs/dynamics.md`, *Not with the exact mode*), and one solve a step for the
     /// whole world left `pyramid_40` too soft to stand beside a 4-box column.
     fn apart_eligible(&self, exact: bool) -> bool {
         exact
             && !self.contacts.bouncy
             && self.settings.solve_substeps > 1
-            && !self.contacts.taken_joints
-            && self.stats.overflow > 0
+            && (self.stats.overflow > 0 || self.contacts.taken_joints)
             && self.wide.overflow_apart()
             && self.contacts.taken.iter().any(|&t| !t)
     }
@@ -1253,7 +1275,14 @@ impl World {
         self.whole_body.resize(self.solver.len(), false);
         let s = &self.settings;
         let sb = &mut self.solver;
-        for k in c.taken_bodies() {
+        // (The bodies of the taken islands' joint rows too: an island of joints alone.)
+        let roots = &c.taken_roots;
+        let jr = &self.joint_rows;
+        let joined = (0..jr.rows.len())
+            .filter(|&r| roots.binary_search(&jr.island[r]).is_ok())
+            .flat_map(|r| [jr.rows[r].a as usize, jr.rows[r].b as usize])
+            .filter(|&k| k != 0);
+        for k in c.taken_bodies().chain(joined) {
             let b = self.bodies.slot(sb.body[k]);
             if self.whole_body[k] || b.kind != BodyKind::Dynamic {
                 continue;
@@ -1295,6 +1324,42 @@ impl World {
                 warm_start: s.warm_start,
             },
         );
+        if self.joints_apart {
+            // (The exact mode's islands' rows are in `whole_joints`.)
+            let roots = &self.contacts.taken_roots;
+            self.joint_rows
+                .retain_islands(|r| roots.binary_search(&r).is_err());
+        }
+    }
+
+    /// On a step that sweeps the exact mode's islands apart, their joint rows go to
+    /// `whole_joints`, built over the whole step `step_h` from their bodies' velocities
+    /// without contact over it (`take_whole_step`), and leave `joint_rows`.
+    fn part_joint_rows(&mut self, step_h: f32) {
+        self.whole_joints.retain_islands(|_| false);
+        self.joints_apart = self.apart && self.contacts.taken_joints;
+        if !self.joints_apart {
+            return;
+        }
+        let s = &self.settings;
+        crate::joint::rows::build(
+            &mut self.whole_joints,
+            &self.joints,
+            &self.bodies,
+            &self.solver_of,
+            &self.solver,
+            &self.islands.root,
+            JointParams {
+                h: step_h,
+                erp: s.joint_erp,
+                split: s.penetration == PenetrationMode::SplitImpulse,
+                warm_start: s.warm_start,
+            },
+        );
+        let roots = &self.contacts.taken_roots;
+        let taken = |r: u32| roots.binary_search(&r).is_ok();
+        self.whole_joints.retain_islands(taken);
+        self.joint_rows.retain_islands(|r| !taken(r));
     }
 
     /// Between two solve substeps of `h`: contacts advance their separations by the
@@ -1346,6 +1411,7 @@ impl World {
             // joint rows.)
             self.solver.start_dv();
             pgs::warm_start_joints(&self.joint_rows.rows, &mut self.solver.dv);
+            pgs::warm_start_joints(&self.whole_joints.rows, &mut self.solver.dv);
             self.wide.warm_start(&mut self.solver.dv);
         }
         let dv = &mut self.solver.dv;
@@ -1383,13 +1449,9 @@ impl World {
         // that same sweep too (else `integrate` writes them back).
         self.written_back = last && summed;
         if self.apart {
-            // The exact mode's islands: all of the step's sweeps in its last substep.
-            let n = s.solve_substeps.max(1);
-            self.wide.overflow_sweeps = Some(if last {
-                first_sweeps + (n - 1) * later_sweeps
-            } else {
-                0
-            });
+            // The exact mode's islands: the groups' sweeps without them here, and all
+            // of the step's sweeps of theirs in its last substep (below).
+            self.wide.overflow_sweeps = Some(0);
         }
         let source = std::mem::take(&mut self.contacts.manifold_source);
         let write = self.written_back.then(|| crate::wide::WriteBack {
@@ -1410,6 +1472,16 @@ impl World {
             },
         );
         self.contacts.manifold_source = source;
+        if self.apart && last {
+            // They share no body with the groups (`Coloring::overflow_apart`): each of
+            // the step's sweeps of their joint rows, then of their contacts.
+            let n = s.solve_substeps.max(1);
+            for _ in 0..first_sweeps + (n - 1) * later_sweeps {
+                pgs::sweep_joints(&mut self.whole_joints.rows, &mut self.solver.dv, false);
+                self.wide
+                    .overflow_sweep(&mut self.contacts, &mut self.solver.dv, s.omega);
+            }
+        }
         if in_store {
             self.wide.unpack(&mut self.contacts);
         }
@@ -1435,9 +1507,14 @@ impl World {
             in_store
         };
         if let Some(rule) = crate::exact::Rule::of(s).filter(|_| exact_now) {
+            let joints = if self.joints_apart {
+                &mut self.whole_joints
+            } else {
+                &mut self.joint_rows
+            };
             exact = crate::exact::solve_islands(
                 &mut self.contacts,
-                &mut self.joint_rows,
+                joints,
                 &mut self.solver,
                 s,
                 rule,
@@ -1472,7 +1549,12 @@ impl World {
             );
             if self.apart {
                 // The exact mode's islands take the split sweeps of all the substeps, as
-                // in one solve a step.
+                // in one solve a step: their joint rows' all here.
+                let n = s.solve_substeps.max(1);
+                let w = &mut self.whole_joints;
+                for _ in 0..split_iterations * n {
+                    pgs::split_sweep_joints(&w.rows, &mut w.split_lambda, &mut self.solver.pseudo);
+                }
                 let more = split_iterations * (s.solve_substeps.max(1) - 1);
                 self.wide
                     .split_overflow_sweeps(&mut self.contacts, &mut self.solver.pseudo, more);
@@ -1564,6 +1646,10 @@ impl World {
         }
         self.stats.joints_broken +=
             crate::joint::rows::write_back(&self.joint_rows, &mut self.joints, h);
+        if last && self.joints_apart {
+            self.stats.joints_broken +=
+                crate::joint::rows::write_back(&self.whole_joints, &mut self.joints, self.whole_h);
+        }
     }
 
     fn sleep(&mut self, h: f32) {

@@ -46,6 +46,36 @@ pub fn hang_pendulum(world: &mut World, x: f32) -> BodyHandle {
     bob
 }
 
+/// A chain of `n` cubes (0.8 m) joined by ball joints 1 m apart, lying on the ground
+/// along x from (`x`, 0.4, 0), or (`hanging`) hanging from a world anchor at
+/// (`x`, 10, 0) straight out along x, released: an island of joints (a ragdoll at
+/// rest, a swinging chain) to set beside a standard scene. Returns the links.
+pub fn lay_chain(world: &mut World, x: f32, n: usize, hanging: bool) -> Vec<BodyHandle> {
+    let y = if hanging { 10.0 } else { 0.4 };
+    let mut links: Vec<BodyHandle> = Vec::new();
+    for k in 0..n {
+        let at = Vec3::new(x + k as f32 + 0.5, y, 0.0);
+        let b = thud_dynamics::BodyBuilder::dynamic()
+            .position(at)
+            .collider(thud_dynamics::Collider::cuboid(Vec3::splat(0.4)));
+        let b = world.add_body(b).expect("chain link");
+        let anchor = at - Vec3::new(0.5, 0.0, 0.0);
+        let joint = match links.last() {
+            Some(&prev) => thud_dynamics::JointBuilder::ball(Some(prev), b),
+            None if hanging => thud_dynamics::JointBuilder::ball(None, b),
+            None => {
+                links.push(b);
+                continue;
+            }
+        };
+        world
+            .add_joint(joint.world_anchor(anchor))
+            .expect("chain joint");
+        links.push(b);
+    }
+    links
+}
+
 /// The figures of `shared/scenes.md` for a resting scene.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Metrics {

@@ -85,6 +85,25 @@ pub(crate) struct JointRows {
     pub island: Vec<u32>,
 }
 
+impl JointRows {
+    /// Keep the rows whose island root `keep` accepts (their split λ and islands with
+    /// them), in order.
+    pub fn retain_islands(&mut self, keep: impl Fn(u32) -> bool) {
+        let mut k = 0;
+        for i in 0..self.rows.len() {
+            if keep(self.island[i]) {
+                self.rows.swap(k, i);
+                self.island.swap(k, i);
+                self.split_lambda.swap(k, i);
+                k += 1;
+            }
+        }
+        self.rows.truncate(k);
+        self.island.truncate(k);
+        self.split_lambda.truncate(k);
+    }
+}
+
 /// Step-wide parameters of the joint rows.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct JointParams {
