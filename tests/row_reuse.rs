@@ -444,3 +444,48 @@ fn a_box_on_a_kinematic_platform_keeps_its_rows_and_rides_as_when_built() {
     assert!(p.x > 1.8 && p.x < 2.2, "{p}");
     assert!((p.y - platform.y - 1.0).abs() < 0.01, "{p} on {platform}");
 }
+
+/// A plank (other inertia than a cube's: solved in its own angular frame) spinning as
+/// it slides on the ground beside a resting column: its frame turns with it, and a step
+/// whose plank turned too far for the build's frame gives it a new frame and builds its
+/// rows alone, so the column keeps its rows; the plank moves as when every step builds
+/// them. (Before, a body turning anywhere made every step build.)
+#[test]
+fn a_plank_spinning_beside_a_column_keeps_the_rows_and_moves_as_when_built() {
+    use thud_dynamics::{BodyBuilder, Collider};
+    let run = |settings: Settings| {
+        let mut w = on_ground(settings, Vec3::new(30.0, 0.5, 30.0));
+        for k in 0..3 {
+            w.add_body(unit_box(Vec3::new(0.0, 0.5 + k as f32, 0.0)))
+                .unwrap();
+        }
+        let plank = w
+            .add_body(
+                BodyBuilder::dynamic()
+                    .position(Vec3::new(5.0, 0.1, 0.0))
+                    .linear_velocity(Vec3::new(2.0, 0.0, 0.5))
+                    .angular_velocity(Vec3::new(0.0, 4.0, 0.0))
+                    .collider(Collider::cuboid(Vec3::new(1.0, 0.1, 0.3))),
+            )
+            .unwrap();
+        let mut kept = 0;
+        for _ in 0..60 {
+            w.step().unwrap();
+            kept += usize::from(w.stats().rows_kept);
+        }
+        (kept, w.body(plank).unwrap().pose())
+    };
+    let (kept, moved) = run(Settings::without_sleeping());
+    let (none, built_moved) = run(built());
+    assert!(kept > 40, "{kept} of 60 steps kept their rows");
+    assert_eq!(none, 0);
+    assert!(
+        (moved.position - built_moved.position).length() < 1e-4,
+        "{moved:?} against {built_moved:?}"
+    );
+    let turn = glam::Vec4::from(moved.rotation) - glam::Vec4::from(built_moved.rotation);
+    assert!(turn.length() < 1e-4, "{moved:?} against {built_moved:?}");
+    // It slid and turned (friction 0.6 stops it within the second).
+    assert!(moved.position.x > 5.2, "{moved:?}");
+    assert!(moved.rotation.to_axis_angle().1 > 0.3, "{moved:?}");
+}

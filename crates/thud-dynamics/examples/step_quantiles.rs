@@ -20,6 +20,8 @@
 //! the world). `THUD_KINEMATIC=1` adds a kinematic box at x = −80 m moving along z at
 //! 1 m/s (a moving platform elsewhere in the world). `THUD_BALL=1` rests a ball of
 //! restitution 0.5 on the ground at x = 100 m (a bouncy body elsewhere in the world).
+//! `THUD_ROLLER=1` rolls a capsule (other inertia than a cube's) along the ground at
+//! x = 120 m, 1 m/s (a body that keeps turning, elsewhere in the world).
 //! `THUD_DEPTH=d` gives the scene's unit boxes a depth of `d` m instead of 1 (half-extent
 //! `d/2` along z: boxes of other inertia than a cube's, as most bodies of a game).
 
@@ -104,6 +106,15 @@ fn main() {
                         .linear_velocity(glam::Vec3::Z)
                         .collider(thud_dynamics::Collider::cuboid(glam::Vec3::ONE));
                     world.add_body(platform).expect("kinematic platform");
+                }
+                if env::<u32>("THUD_ROLLER").unwrap_or(0) > 0 {
+                    let roller = thud_dynamics::BodyBuilder::dynamic()
+                        .position(glam::Vec3::new(120.0, 0.3, 0.0))
+                        .rotation(glam::Quat::from_rotation_x(std::f32::consts::FRAC_PI_2))
+                        .linear_velocity(glam::Vec3::X)
+                        .angular_velocity(glam::Vec3::new(0.0, 0.0, -1.0 / 0.3))
+                        .collider(thud_dynamics::Collider::capsule(0.5, 0.3));
+                    world.add_body(roller).expect("rolling capsule");
                 }
                 if env::<u32>("THUD_BALL").unwrap_or(0) > 0 {
                     let ball = thud_dynamics::BodyBuilder::dynamic()

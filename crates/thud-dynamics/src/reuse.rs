@@ -190,6 +190,13 @@ impl RowReuse {
         }
     }
 
+    /// Solver body `i` took a new angular frame at orientation `q`.
+    pub(crate) fn turned(&mut self, i: usize, q: Quat) {
+        if let Some(r) = self.rotations.get_mut(i) {
+            *r = q;
+        }
+    }
+
     /// The manifolds changed, or too many had moved to keep the rows: the next
     /// [`BACK_OFF`] steps build without looking.
     pub(crate) fn back_off(&mut self) {

@@ -42,7 +42,9 @@
 //! contact into the frame (`L⁻¹·ω`, [`SolverBodies::to_frame`]), the integrated velocity
 //! back out (`L·ω̃`, [`SolverBodies::out_of_frame`]). `L` is the step's: the rows keep the
 //! step's world inertia as before, and a step that keeps its rows keeps the build's
-//! frames while their bodies have turned less than `Settings::reuse_rows_within`.
+//! frames while their bodies have turned less than `Settings::reuse_rows_within` (one
+//! that turned more takes a new frame, its velocities moved into it, and its rows are
+//! built again: `World::keep_rows`).
 
 use glam::{Mat3, Vec3};
 

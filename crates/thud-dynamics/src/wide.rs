@@ -2041,6 +2041,41 @@ impl WideContacts {
         );
     }
 
+    /// The first half of [`rebuild_units`](Self::rebuild_units), for every stale unit
+    /// before any is built: its rows' impulses out of `dV`.
+    pub fn take_out_units(&self, stale: &[bool], dv: &mut [Velocity]) {
+        for u in (0..self.units.len()).filter(|&u| stale.get(u).copied().unwrap_or(true)) {
+            for g in self.units[u]
+                .iter()
+                .filter_map(|&g| self.groups.get(g as usize))
+            {
+                warm_group::<true>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
+            }
+        }
+    }
+
+    /// The second half: every stale unit's rows built, their warm impulses into `dV`.
+    pub fn build_units(
+        &mut self,
+        stale: &[bool],
+        store: &ContactStore,
+        bodies: &SolverBodies,
+        params: &BuildParams,
+        dv: &mut [Velocity],
+    ) {
+        self.pairs.run(
+            #[inline(always)]
+            || {
+                let inputs = wide_build::Inputs::of(store);
+                for u in 0..self.units.len() {
+                    if stale.get(u).copied().unwrap_or(true) {
+                        self.build_unit(u, inputs, bodies, params, dv);
+                    }
+                }
+            },
+        );
+    }
+
     /// A new step on the rows as built (`reuse.rs`): each point's separation from the
     /// store's inputs into its lane, the step's impulse sums and split λ at zero. The
     /// caller then remakes the normal rows' `b̃` with [`refresh`](Self::refresh) over no
