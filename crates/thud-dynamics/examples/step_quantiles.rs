@@ -20,7 +20,9 @@
 //! the world). `THUD_KINEMATIC=1` adds a kinematic box at x = −80 m moving along z at
 //! 1 m/s (a moving platform elsewhere in the world). `THUD_BALL=1` rests a ball of
 //! restitution 0.5 on the ground at x = 100 m (a bouncy body elsewhere in the world).
-//! `THUD_ROLLER=1` rolls a capsule (other inertia than a cube's) along the ground at
+//! `THUD_CHAIN=n` lays a chain of `n` joined cubes on the ground at x = −100 m
+//! (`scene_world::lay_chain`: an island of joints the exact mode takes, a ragdoll at
+//! rest). `THUD_ROLLER=1` rolls a capsule (other inertia than a cube's) along the ground at
 //! x = 120 m, 1 m/s (a body that keeps turning, elsewhere in the world).
 //! `THUD_DEPTH=d` gives the scene's unit boxes a depth of `d` m instead of 1 (half-extent
 //! `d/2` along z: boxes of other inertia than a cube's, as most bodies of a game).
@@ -106,6 +108,9 @@ fn main() {
                         .linear_velocity(glam::Vec3::Z)
                         .collider(thud_dynamics::Collider::cuboid(glam::Vec3::ONE));
                     world.add_body(platform).expect("kinematic platform");
+                }
+                if let Some(n) = env::<usize>("THUD_CHAIN") {
+                    scene_world::lay_chain(&mut world, -100.0, n, false);
                 }
                 if env::<u32>("THUD_ROLLER").unwrap_or(0) > 0 {
                     let roller = thud_dynamics::BodyBuilder::dynamic()
