@@ -6,8 +6,11 @@
 //! (`_friction_every_sweep`, `Settings::friction_stride = 1`); `pyramid_20` and
 //! `pyramid3d_10` building every row every step (`_rows_built`,
 //! `Settings::reuse_rows_within = 0`); `pyramid_40` with a column of four boxes beside
-//! it that the exact mode takes and sweeps apart (`_beside_column`); and the cost of one
-//! PGS row update.
+//! it that the exact mode takes and sweeps apart (`_beside_column`), with one thing a
+//! game's world holds set elsewhere (`scene_world::Beside`: `_beside_pendulum`,
+//! `_beside_kinematic`, `_beside_chain`, `_beside_bouncy_ball`, `_beside_roller`), and
+//! with boxes 0.8 m deep (`_planks`: bodies of other inertia than a cube's); and the
+//! cost of one PGS row update.
 //!
 //! `cargo bench --bench step -- --warm-up-time 1 --measurement-time 3`
 //!
@@ -34,10 +37,17 @@ enum Variant {
     RowsBuilt,
     /// At the defaults, with a column of this many unit boxes 60 m from the origin.
     Column(usize),
+    /// At the defaults, with this set elsewhere.
+    Beside(scene_world::Beside),
+    /// At the defaults, the unit boxes 0.8 m deep.
+    Planks,
 }
 
 fn settled(name: &str, variant: Variant) -> World {
-    let scene = thud_scene::standard(name).expect("standard scene");
+    let mut scene = thud_scene::standard(name).expect("standard scene");
+    if let Variant::Planks = variant {
+        scene_world::deepen(&mut scene, 0.8);
+    }
     let defaults = Settings::without_sleeping();
     let settings = match variant {
         Variant::Defaults => defaults,
@@ -57,11 +67,15 @@ fn settled(name: &str, variant: Variant) -> World {
             reuse_rows_within: 0.0,
             ..defaults
         },
-        Variant::Column(_) => defaults,
+        Variant::Column(_) | Variant::Beside(_) | Variant::Planks => defaults,
     };
     let (mut world, _) = scene_world::world(&scene, settings);
-    if let Variant::Column(n) = variant {
-        scene_world::stand_column(&mut world, 60.0, n);
+    match variant {
+        Variant::Column(n) => {
+            scene_world::stand_column(&mut world, 60.0, n);
+        }
+        Variant::Beside(what) => scene_world::set_beside(&mut world, what),
+        _ => {}
     }
     for _ in 0..60 {
         world.step().expect("step");
@@ -106,6 +120,26 @@ fn step_time(c: &mut Criterion) {
             Variant::Column(4),
             0,
             "pyramid_40_beside_column".to_string(),
+        )))
+        .chain({
+            use scene_world::Beside;
+            [
+                (Beside::Pendulum, "pendulum"),
+                (Beside::Kinematic, "kinematic"),
+                (Beside::Chain(5), "chain"),
+                (Beside::BouncyBall, "bouncy_ball"),
+                (Beside::Roller, "roller"),
+            ]
+            .map(|(what, label)| {
+                let label = format!("pyramid_40_beside_{label}");
+                ("pyramid_40", Variant::Beside(what), 0, label)
+            })
+        })
+        .chain(std::iter::once((
+            "pyramid_40",
+            Variant::Planks,
+            0,
+            "pyramid_40_planks".to_string(),
         )));
     for (name, variant, pool, label) in runs {
         let pool = &pools[pool];

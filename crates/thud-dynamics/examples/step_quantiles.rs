@@ -16,16 +16,11 @@
 //! `Settings::parallel_min_pairs` (0: the step uses the pool whenever it has threads).
 //! `THUD_COLUMN=n` stands a column of `n` unit boxes on the ground at x = 60 m beside the
 //! scene (a small stack the exact mode takes, beside a structure it does not).
-//! `THUD_PENDULUM=1` hangs a ball on a ball joint at x = −60 m (`scene_world::hang_pendulum`) (a joint elsewhere in
-//! the world). `THUD_KINEMATIC=1` adds a kinematic box at x = −80 m moving along z at
-//! 1 m/s (a moving platform elsewhere in the world). `THUD_BALL=1` rests a ball of
-//! restitution 0.5 on the ground at x = 100 m (a bouncy body elsewhere in the world).
-//! `THUD_CHAIN=n` lays a chain of `n` joined cubes on the ground at x = −100 m
-//! (`scene_world::lay_chain`: an island of joints the exact mode takes, a ragdoll at
-//! rest). `THUD_ROLLER=1` rolls a capsule (other inertia than a cube's) along the ground at
-//! x = 120 m, 1 m/s (a body that keeps turning, elsewhere in the world).
-//! `THUD_DEPTH=d` gives the scene's unit boxes a depth of `d` m instead of 1 (half-extent
-//! `d/2` along z: boxes of other inertia than a cube's, as most bodies of a game).
+//! `THUD_PENDULUM=1`, `THUD_KINEMATIC=1`, `THUD_CHAIN=n`, `THUD_ROLLER=1`, `THUD_BALL=1`
+//! set a pendulum, a moving kinematic box, a chain of `n` joined cubes at rest, a rolling
+//! capsule, a resting bouncy ball elsewhere in the world (`scene_world::Beside`).
+//! `THUD_DEPTH=d` gives the scene's unit boxes a depth of `d` m instead of 1
+//! (`scene_world::deepen`: boxes of other inertia than a cube's).
 
 #[path = "support/scene_world.rs"]
 mod scene_world;
@@ -76,13 +71,7 @@ fn main() {
     for name in std::env::args().skip(1) {
         let mut scene = thud_scene::standard(&name).expect("standard scene name");
         if let Some(depth) = env::<f32>("THUD_DEPTH") {
-            for b in &mut scene.bodies {
-                if let thud_scene::ShapeDef::Cuboid { half_extents } = &mut b.shape
-                    && *half_extents == glam::Vec3::splat(0.5)
-                {
-                    half_extents.z = 0.5 * depth;
-                }
-            }
+            scene_world::deepen(&mut scene, depth);
         }
         let mut worlds: Vec<_> = variants
             .iter()
@@ -99,33 +88,17 @@ fn main() {
                 }
                 let mut world = scene_world::world(&scene, settings).0;
                 scene_world::stand_column(&mut world, 60.0, env("THUD_COLUMN").unwrap_or(0));
-                if env::<u32>("THUD_PENDULUM").unwrap_or(0) > 0 {
-                    scene_world::hang_pendulum(&mut world, -60.0);
-                }
-                if env::<u32>("THUD_KINEMATIC").unwrap_or(0) > 0 {
-                    let platform = thud_dynamics::BodyBuilder::kinematic()
-                        .position(glam::Vec3::new(-80.0, 2.0, 0.0))
-                        .linear_velocity(glam::Vec3::Z)
-                        .collider(thud_dynamics::Collider::cuboid(glam::Vec3::ONE));
-                    world.add_body(platform).expect("kinematic platform");
-                }
-                if let Some(n) = env::<usize>("THUD_CHAIN") {
-                    scene_world::lay_chain(&mut world, -100.0, n, false);
-                }
-                if env::<u32>("THUD_ROLLER").unwrap_or(0) > 0 {
-                    let roller = thud_dynamics::BodyBuilder::dynamic()
-                        .position(glam::Vec3::new(120.0, 0.3, 0.0))
-                        .rotation(glam::Quat::from_rotation_x(std::f32::consts::FRAC_PI_2))
-                        .linear_velocity(glam::Vec3::X)
-                        .angular_velocity(glam::Vec3::new(0.0, 0.0, -1.0 / 0.3))
-                        .collider(thud_dynamics::Collider::capsule(0.5, 0.3));
-                    world.add_body(roller).expect("rolling capsule");
-                }
-                if env::<u32>("THUD_BALL").unwrap_or(0) > 0 {
-                    let ball = thud_dynamics::BodyBuilder::dynamic()
-                        .position(glam::Vec3::new(100.0, 0.5, 0.0))
-                        .collider(thud_dynamics::Collider::sphere(0.5).restitution(0.5));
-                    world.add_body(ball).expect("bouncy ball");
+                use scene_world::Beside;
+                let on = |key: &str| env::<u32>(key).unwrap_or(0) > 0;
+                let beside = [
+                    on("THUD_PENDULUM").then_some(Beside::Pendulum),
+                    on("THUD_KINEMATIC").then_some(Beside::Kinematic),
+                    env::<usize>("THUD_CHAIN").map(Beside::Chain),
+                    on("THUD_ROLLER").then_some(Beside::Roller),
+                    on("THUD_BALL").then_some(Beside::BouncyBall),
+                ];
+                for what in beside.into_iter().flatten() {
+                    scene_world::set_beside(&mut world, what);
                 }
                 world
             })

@@ -76,6 +76,65 @@ pub fn lay_chain(world: &mut World, x: f32, n: usize, hanging: bool) -> Vec<Body
     links
 }
 
+/// One thing set elsewhere in a standard scene's world, far from its bodies: what a
+/// game's world holds beside its stacks (`step_quantiles`, the step bench).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Beside {
+    /// A ball hanging on a ball joint at x = −60 m ([`hang_pendulum`]).
+    Pendulum,
+    /// A kinematic box at x = −80 m moving along z at 1 m/s.
+    Kinematic,
+    /// A chain of this many joined cubes lying on the ground at x = −100 m
+    /// ([`lay_chain`]: an island of joints the exact mode takes, a ragdoll at rest).
+    Chain(usize),
+    /// A ball of restitution 0.5 resting on the ground at x = 100 m.
+    BouncyBall,
+    /// A capsule (other inertia than a cube's) rolling along the ground at x = 120 m,
+    /// 1 m/s: a body that keeps turning.
+    Roller,
+}
+
+/// Sets `what` in the world.
+pub fn set_beside(world: &mut World, what: Beside) {
+    use thud_dynamics::{BodyBuilder, Collider};
+    let body = match what {
+        Beside::Pendulum => {
+            hang_pendulum(world, -60.0);
+            return;
+        }
+        Beside::Chain(n) => {
+            lay_chain(world, -100.0, n, false);
+            return;
+        }
+        Beside::Kinematic => BodyBuilder::kinematic()
+            .position(Vec3::new(-80.0, 2.0, 0.0))
+            .linear_velocity(Vec3::Z)
+            .collider(Collider::cuboid(Vec3::ONE)),
+        Beside::BouncyBall => BodyBuilder::dynamic()
+            .position(Vec3::new(100.0, 0.5, 0.0))
+            .collider(Collider::sphere(0.5).restitution(0.5)),
+        Beside::Roller => BodyBuilder::dynamic()
+            .position(Vec3::new(120.0, 0.3, 0.0))
+            .rotation(glam::Quat::from_rotation_x(std::f32::consts::FRAC_PI_2))
+            .linear_velocity(Vec3::X)
+            .angular_velocity(Vec3::new(0.0, 0.0, -1.0 / 0.3))
+            .collider(Collider::capsule(0.5, 0.3)),
+    };
+    world.add_body(body).expect("a body beside the scene");
+}
+
+/// The scene's unit boxes `depth` m deep instead of 1 (half-extent `depth/2` along z):
+/// boxes of other inertia than a cube's, as most bodies of a game.
+pub fn deepen(scene: &mut Scene, depth: f32) {
+    for b in &mut scene.bodies {
+        if let thud_scene::ShapeDef::Cuboid { half_extents } = &mut b.shape
+            && *half_extents == Vec3::splat(0.5)
+        {
+            half_extents.z = 0.5 * depth;
+        }
+    }
+}
+
 /// The figures of `shared/scenes.md` for a resting scene.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Metrics {
