@@ -733,6 +733,12 @@ fn assign_slots(
     next as usize
 }
 
+/// Whether unit `u` is marked stale (a unit past the marks is).
+#[inline(always)]
+fn is_stale(stale: &[bool], u: usize) -> bool {
+    stale.get(u).copied().unwrap_or(true)
+}
+
 /// The sweep order in units of one or two groups (`[g, u32::MAX]` or `[g, h]`): every
 /// group of a level, in order, where `pair` allows two to run as one eight-lane kernel
 /// (`wide_avx.rs`: no movable body in common, any numbers of wide points). A group
@@ -2025,16 +2031,8 @@ impl WideContacts {
             #[inline(always)]
             || {
                 let inputs = wide_build::Inputs::of(store);
-                for u in 0..self.units.len() {
-                    if !stale.get(u).copied().unwrap_or(true) {
-                        continue;
-                    }
-                    for g in self.units[u]
-                        .iter()
-                        .filter_map(|&g| self.groups.get(g as usize))
-                    {
-                        warm_group::<true>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
-                    }
+                for u in (0..self.units.len()).filter(|&u| is_stale(stale, u)) {
+                    self.take_out_unit(u, dv);
                     self.build_unit(u, inputs, bodies, params, dv);
                 }
             },
@@ -2044,13 +2042,8 @@ impl WideContacts {
     /// The first half of [`rebuild_units`](Self::rebuild_units), for every stale unit
     /// before any is built: its rows' impulses out of `dV`.
     pub fn take_out_units(&self, stale: &[bool], dv: &mut [Velocity]) {
-        for u in (0..self.units.len()).filter(|&u| stale.get(u).copied().unwrap_or(true)) {
-            for g in self.units[u]
-                .iter()
-                .filter_map(|&g| self.groups.get(g as usize))
-            {
-                warm_group::<true>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
-            }
+        for u in (0..self.units.len()).filter(|&u| is_stale(stale, u)) {
+            self.take_out_unit(u, dv);
         }
     }
 
@@ -2067,13 +2060,22 @@ impl WideContacts {
             #[inline(always)]
             || {
                 let inputs = wide_build::Inputs::of(store);
-                for u in 0..self.units.len() {
-                    if stale.get(u).copied().unwrap_or(true) {
-                        self.build_unit(u, inputs, bodies, params, dv);
-                    }
+                for u in (0..self.units.len()).filter(|&u| is_stale(stale, u)) {
+                    self.build_unit(u, inputs, bodies, params, dv);
                 }
             },
         );
+    }
+
+    /// Unit `u`'s rows' impulses out of `dV` (`T·λ` of the rows as they are).
+    #[inline(always)]
+    fn take_out_unit(&self, u: usize, dv: &mut [Velocity]) {
+        for g in self.units[u]
+            .iter()
+            .filter_map(|&g| self.groups.get(g as usize))
+        {
+            warm_group::<true>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
+        }
     }
 
     /// A new step on the rows as built (`reuse.rs`): each point's separation from the

@@ -1378,12 +1378,7 @@ impl World {
             &self.solver_of,
             &self.solver,
             &self.islands.root,
-            JointParams {
-                h,
-                erp: s.joint_erp,
-                split: s.penetration == PenetrationMode::SplitImpulse,
-                warm_start: s.warm_start,
-            },
+            joint_params(s, h),
         );
         if self.joints_apart {
             // (The exact mode's islands' rows are in `whole_joints`.)
@@ -1410,12 +1405,7 @@ impl World {
             &self.solver_of,
             &self.solver,
             &self.islands.root,
-            JointParams {
-                h: step_h,
-                erp: s.joint_erp,
-                split: s.penetration == PenetrationMode::SplitImpulse,
-                warm_start: s.warm_start,
-            },
+            joint_params(s, step_h),
         );
         let roots = &self.contacts.taken_roots;
         let taken = |r: u32| roots.binary_search(&r).is_ok();
@@ -1749,6 +1739,16 @@ impl World {
             b.linear_velocity = Vec3::ZERO;
             b.angular_velocity = Vec3::ZERO;
         }
+    }
+}
+
+/// The joint rows' parameters for a (sub)step of `h`.
+fn joint_params(s: &Settings, h: f32) -> JointParams {
+    JointParams {
+        h,
+        erp: s.joint_erp,
+        split: s.penetration == PenetrationMode::SplitImpulse,
+        warm_start: s.warm_start,
     }
 }
 
