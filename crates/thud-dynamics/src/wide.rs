@@ -663,6 +663,10 @@ pub(crate) struct WideContacts {
     apart: Vec<bool>,
     /// Sweep in plain order, one sweep after the other (tests compare the two).
     no_wavefront: bool,
+    /// Each solver body that a group's lanes can move (the bodies the sweeps over the
+    /// groups write): joint rows on none of them run beside the wavefront
+    /// ([`joints_apart`](Self::joints_apart)).
+    in_groups: Vec<bool>,
     /// The overflow set's sweeps in the next [`solve`](Self::solve), after all of the
     /// groups' (`None`: one in each sweep). For the exact mode's islands swept once
     /// over the whole step while the groups take solve substeps (`World::apart`).
@@ -1356,6 +1360,18 @@ impl WideContacts {
             );
             self.plan_wavefront();
         }
+        self.in_groups.clear();
+        self.in_groups.resize(bodies.len(), false);
+        for g in &self.groups {
+            for l in 0..4 {
+                if g.movable >> l & 1 == 1 {
+                    self.in_groups[g.a[l] as usize] = true;
+                }
+                if g.movable >> (l + 4) & 1 == 1 {
+                    self.in_groups[g.b[l] as usize] = true;
+                }
+            }
+        }
         // Pairs share slots when no per-group pass splits the groups over threads (the
         // pool's passes are off where there are pairs, above); lone groups share slots
         // with each other only when the sweeps run on one thread too (the
@@ -1796,7 +1812,7 @@ impl WideContacts {
             return;
         }
         let sweeps = (iterations, friction_stride);
-        if iterations > 1 && !symmetric && joints.is_empty() && self.wavefront() {
+        if iterations > 1 && !symmetric && self.joints_apart(joints) && self.wavefront() {
             if omega == 1.0 {
                 self.wavefront_sweeps(dv, sweeps, omega, GaussSeidel, last);
             } else {
@@ -1804,10 +1820,12 @@ impl WideContacts {
                 self.wavefront_sweeps(dv, sweeps, omega, w, last);
             }
             dv[0] = Velocity::ZERO;
-            // The overflow set's islands share no body with the groups
-            // (`Coloring::overflow_apart`): their sweeps after all of the groups' give
-            // every body the updates of the serial order, in its order.
+            // The joint rows and the overflow set's islands share no body with the
+            // groups (`joints_apart`, `Coloring::overflow_apart`): their sweeps after
+            // all of the groups', each sweep's joint rows then overflow as in a sweep,
+            // give every body the updates of the serial order, in its order.
             for _ in 0..iterations {
+                pgs::sweep_joints(joints, dv, false);
                 self.overflow(store, dv, omega, false);
                 dv[0] = Velocity::ZERO;
             }
@@ -1819,6 +1837,13 @@ impl WideContacts {
             let friction = pgs::friction_sweep(k, iterations, friction_stride);
             self.sweep(store, joints, dv, omega, back, friction, tail);
         }
+    }
+
+    /// Whether no joint row moves a body the groups move (a pendulum, a ragdoll apart
+    /// from the stacks): its sweeps may then run beside the groups' in any order.
+    fn joints_apart(&self, joints: &[crate::joint::rows::JointRow]) -> bool {
+        let free = |k: u32| !self.in_groups.get(k as usize).copied().unwrap_or(true);
+        joints.iter().all(|j| free(j.a) && free(j.b))
     }
 
     /// Whether the serial sweeps may run in the wavefront order: tiles
@@ -2677,7 +2702,35 @@ mod tests {
     /// overflow after the groups in every sweep.
     #[test]
     fn the_wavefront_with_an_island_apart_gives_the_plain_orders_bits() {
-        let run = |plain: bool| {
+        // Then with joint rows between the overflow column's bodies (1, 10, 19, …),
+        // apart from the groups: swept beside the wavefront, interleaved with the
+        // overflow as in the plain order's sweeps.
+        let joint = |bodies: &SolverBodies, a: u32, b: u32, k: u32| {
+            let d = Vec3::new(0.6, 0.8, 0.0);
+            let r = Vec3::new(0.1 * k as f32, 0.5, -0.2);
+            let mut row = crate::jacobian::row(bodies, a as usize, b as usize, d, r, -r);
+            row.lambda = 0.3;
+            row.b = 0.05 * k as f32;
+            crate::joint::rows::JointRow {
+                a,
+                b,
+                inv_mass_a: bodies.inv_mass[a as usize],
+                inv_mass_b: bodies.inv_mass[b as usize],
+                lo: f32::NEG_INFINITY,
+                hi: f32::INFINITY,
+                mass_scale: 1.0,
+                impulse_scale: 0.0,
+                row,
+                split_b: 0.0,
+                split_lo: f32::NEG_INFINITY,
+                split_active: false,
+                joint: k,
+                slot: 0,
+                angular: false,
+                dir: d,
+            }
+        };
+        let run = |plain: bool, with_joints: bool| {
             let (mut bodies, mut store) = crate::parallel::tests::stacks(9, 40);
             let params = BuildParams::for_tests(1.0 / 60.0);
             // The first column's manifolds (bodies 1, 10, 19, …) in the overflow set.
@@ -2699,9 +2752,14 @@ mod tests {
                 pgs::warm_start(&store.points[r], &mut bodies.dv);
             }
             solve_fused(&mut wide, &mut store, &mut bodies, (3, 2));
+            let mut joints: Vec<_> = (0..3)
+                .filter(|_| with_joints)
+                .map(|k| joint(&bodies, 1 + 9 * k, 10 + 9 * k, k))
+                .collect();
+            let apart = wide.joints_apart(&joints);
             wide.solve(
                 &mut store,
-                &mut [],
+                &mut joints,
                 &mut bodies.dv,
                 (4, 2),
                 1.0,
@@ -2715,13 +2773,16 @@ mod tests {
                     .iter()
                     .flat_map(|p| p.rows.iter().map(|r| r.lambda.to_bits())),
             );
-            (bits, overflow, wavefront)
+            bits.extend(joints.iter().map(|j| j.row.lambda.to_bits()));
+            (bits, overflow, wavefront && apart)
         };
-        let (plain, _, _) = run(true);
-        let (wave, overflow, wavefront) = run(false);
-        assert_eq!(overflow, 40, "the first column's forty manifolds");
-        assert!(wavefront, "the wavefront order with the overflow apart");
-        assert_eq!(wave, plain);
+        for with_joints in [false, true] {
+            let (plain, _, _) = run(true, with_joints);
+            let (wave, overflow, wavefront) = run(false, with_joints);
+            assert_eq!(overflow, 40, "the first column's forty manifolds");
+            assert!(wavefront, "the wavefront order with the overflow apart");
+            assert_eq!(wave, plain, "joints {with_joints}");
+        }
     }
 
     #[test]
