@@ -2041,9 +2041,10 @@ impl WideContacts {
     /// Build the rows of the `stale` units again (by unit, as
     /// [`stale_units`](Self::stale_units) marks them) from the store's inputs and the
     /// bodies, on a step that keeps the others' (`reuse.rs`). `dv` holds `T·λ` of the
-    /// rows as they are (and how far the bodies' `Vnc` moved): each unit's old impulses
-    /// are taken out of it, then its points' warm impulses from the store go in with the
-    /// new rows, as the build puts them in.
+    /// rows as they are (and how far the bodies' `Vnc` moved): with `take_out`, each
+    /// unit's old impulses are taken out of it right before its build (else the caller
+    /// took them out first: [`take_out_units`](Self::take_out_units)), then its points'
+    /// warm impulses from the store go in with the new rows, as the build puts them in.
     pub fn rebuild_units(
         &mut self,
         stale: &[bool],
@@ -2051,45 +2052,28 @@ impl WideContacts {
         bodies: &SolverBodies,
         params: &BuildParams,
         dv: &mut [Velocity],
+        take_out: bool,
     ) {
         self.pairs.run(
             #[inline(always)]
             || {
                 let inputs = wide_build::Inputs::of(store);
                 for u in (0..self.units.len()).filter(|&u| is_stale(stale, u)) {
-                    self.take_out_unit(u, dv);
+                    if take_out {
+                        self.take_out_unit(u, dv);
+                    }
                     self.build_unit(u, inputs, bodies, params, dv);
                 }
             },
         );
     }
 
-    /// The first half of [`rebuild_units`](Self::rebuild_units), for every stale unit
-    /// before any is built: its rows' impulses out of `dV`.
+    /// Every stale unit's rows' impulses out of `dV`, before any is built again
+    /// ([`rebuild_units`](Self::rebuild_units) without `take_out`).
     pub fn take_out_units(&self, stale: &[bool], dv: &mut [Velocity]) {
         for u in (0..self.units.len()).filter(|&u| is_stale(stale, u)) {
             self.take_out_unit(u, dv);
         }
-    }
-
-    /// The second half: every stale unit's rows built, their warm impulses into `dV`.
-    pub fn build_units(
-        &mut self,
-        stale: &[bool],
-        store: &ContactStore,
-        bodies: &SolverBodies,
-        params: &BuildParams,
-        dv: &mut [Velocity],
-    ) {
-        self.pairs.run(
-            #[inline(always)]
-            || {
-                let inputs = wide_build::Inputs::of(store);
-                for u in (0..self.units.len()).filter(|&u| is_stale(stale, u)) {
-                    self.build_unit(u, inputs, bodies, params, dv);
-                }
-            },
-        );
     }
 
     /// Unit `u`'s rows' impulses out of `dV` (`T·λ` of the rows as they are).

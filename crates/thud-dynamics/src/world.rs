@@ -1202,10 +1202,8 @@ impl World {
         }
         let params = build_params(&self.settings, h, self.split_passes);
         let mut dv = std::mem::take(&mut self.solver.dv);
-        if self.turned.is_empty() {
-            self.wide
-                .rebuild_units(&stale, &self.contacts, &self.solver, &params, &mut dv);
-        } else {
+        let turned = !self.turned.is_empty();
+        if turned {
             // The turned bodies' rows give their impulses back in the old frames (every
             // unit built again first), then their velocities move into the new frames
             // (`ω̃' = L'⁻¹·L·ω̃`), then the units are built in them.
@@ -1222,11 +1220,12 @@ impl World {
                 let q = self.bodies.slot(sb.body[k]).pose.rotation;
                 self.row_reuse.turned(k, q);
             }
-            self.wide
-                .build_units(&stale, &self.contacts, &self.solver, &params, &mut dv);
         }
+        let (c, sb) = (&self.contacts, &self.solver);
+        self.wide
+            .rebuild_units(&stale, c, sb, &params, &mut dv, !turned);
         self.solver.dv = dv;
-        if !self.turned.is_empty() {
+        if turned {
             // The joint rows, built above in the old frames (their impulses go into `dV`
             // below).
             self.build_joint_rows(h);
