@@ -1369,22 +1369,29 @@ impl World {
 
     /// The joint rows for a solve substep of `h`, from the bodies' current poses.
     fn build_joint_rows(&mut self, h: f32) {
-        let s = &self.settings;
-        crate::joint::rows::build(
-            &mut self.joint_rows,
-            &self.joints,
-            &self.bodies,
-            &self.solver_of,
-            &self.solver,
-            &self.islands.root,
-            joint_params(s, h),
-        );
+        let mut rows = std::mem::take(&mut self.joint_rows);
+        self.all_joint_rows(&mut rows, h);
+        self.joint_rows = rows;
         if self.joints_apart {
             // (The exact mode's islands' rows are in `whole_joints`.)
             let roots = &self.contacts.taken_roots;
             self.joint_rows
                 .retain_islands(|r| roots.binary_search(&r).is_err());
         }
+    }
+
+    /// Every joint's rows for a (sub)step of `h` into `out`, from the bodies' current
+    /// poses and velocities without contact.
+    fn all_joint_rows(&self, out: &mut JointRows, h: f32) {
+        crate::joint::rows::build(
+            out,
+            &self.joints,
+            &self.bodies,
+            &self.solver_of,
+            &self.solver,
+            &self.islands.root,
+            joint_params(&self.settings, h),
+        );
     }
 
     /// On a step that sweeps the exact mode's islands apart, their joint rows go to
@@ -1396,16 +1403,9 @@ impl World {
         if !self.joints_apart {
             return;
         }
-        let s = &self.settings;
-        crate::joint::rows::build(
-            &mut self.whole_joints,
-            &self.joints,
-            &self.bodies,
-            &self.solver_of,
-            &self.solver,
-            &self.islands.root,
-            joint_params(s, step_h),
-        );
+        let mut rows = std::mem::take(&mut self.whole_joints);
+        self.all_joint_rows(&mut rows, step_h);
+        self.whole_joints = rows;
         let roots = &self.contacts.taken_roots;
         let taken = |r: u32| roots.binary_search(&r).is_ok();
         self.whole_joints.retain_islands(taken);
