@@ -193,6 +193,14 @@ pub struct Settings {
     /// thread gave on every standard scene (`docs/performance.md`, *Threads*). The
     /// answer is the same bits either way. Default 32 768; 0 uses the pool always.
     pub parallel_min_pairs: usize,
+    /// On a rayon pool of several threads, a step also uses the pool when the last
+    /// step's narrowphase computed at least this many pairs afresh (pairs whose
+    /// manifolds it could not keep: a heap of tumbling boxes, a collapse), whatever the
+    /// count of pairs: the box pair's clipping is then most of the step and splits
+    /// well, while a resting scene, whose pairs mostly keep their manifolds, stays on
+    /// one thread (`docs/performance.md`, *Threads*). The same bits either way.
+    /// Default 1 024; `usize::MAX` never.
+    pub parallel_min_recomputed: usize,
     /// A step keeps the rows of an earlier one (`J`, `T`, `D`, their couplings) where
     /// what they were made from has not moved: the same awake bodies, manifolds and
     /// materials, no exact island (but the exact mode's own), overflow set or bounce,
@@ -247,6 +255,7 @@ impl Default for Settings {
             joint_erp: 0.5,
             exact_outer_passes: 1,
             parallel_min_pairs: 32_768,
+            parallel_min_recomputed: 1024,
             reuse_rows_within: 1e-4,
         }
     }

@@ -643,7 +643,9 @@ impl World {
             s.iterations.max(later)
         };
         rayon::current_num_threads() > 1
-            && (sweeps >= crate::parallel::MIN_SWEEPS || self.pairs.len() >= s.parallel_min_pairs)
+            && (sweeps >= crate::parallel::MIN_SWEEPS
+                || self.pairs.len() >= s.parallel_min_pairs
+                || self.narrow.recomputed_pairs() >= s.parallel_min_recomputed)
     }
 
     /// The pipeline.
