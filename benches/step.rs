@@ -9,20 +9,24 @@
 //! it that the exact mode takes and sweeps apart (`_beside_column`), with one thing a
 //! game's world holds set elsewhere (`scene_world::Beside`: `_beside_pendulum`,
 //! `_beside_kinematic`, `_beside_chain`, `_beside_bouncy_ball`, `_beside_roller`), and
-//! with boxes 0.8 m deep (`_planks`: bodies of other inertia than a cube's); and the
+//! with boxes 0.8 m deep (`_planks`: bodies of other inertia than a cube's); the steps of
+//! `pile_1000` from 1 s to 4 s, while its lattice falls into the bin and tumbles, on one
+//! and two threads (`pile_1000_tumbling`, `_2t`: where the narrowphase computes most
+//! pairs afresh and splits over the pool, `Settings::parallel_min_recomputed`); and the
 //! cost of one PGS row update.
 //!
 //! `cargo bench --bench step -- --warm-up-time 1 --measurement-time 3`
 //!
 //! Each scene is first run for 1 s of simulated time so the benchmark measures resting
-//! (warm-started) steps, then every iteration is one `World::step`. The row cost is the
+//! (warm-started) steps, then every iteration is one `World::step` (the tumbling pile's
+//! world is built again, untimed, whenever it reaches 4 s). The row cost is the
 //! `Solve` stage time divided by the row updates the sweeps did (`StepStats::row_updates`:
 //! rows × sweeps with friction, normal rows × sweeps without), printed once per scene.
 
 #[path = "../crates/thud-dynamics/examples/support/scene_world.rs"]
 mod scene_world;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use thud_dynamics::{Settings, Stage, SweepOrder, World};
@@ -177,6 +181,31 @@ fn step_time(c: &mut Criterion) {
                 solve / updates * 1e9
             );
         }
+    }
+    for (pool, label) in pools
+        .iter()
+        .zip(["pile_1000_tumbling", "pile_1000_tumbling_2t"])
+    {
+        // Steps 60 to 240 of the drop, each timed alone.
+        let fresh = || pool.install(|| settled("pile_1000", Variant::Defaults));
+        let (mut world, mut done) = (fresh(), 60);
+        group.bench_function(label, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    if done >= 240 {
+                        (world, done) = (fresh(), 60);
+                    }
+                    total += pool.install(|| {
+                        let t = Instant::now();
+                        world.step().expect("step");
+                        t.elapsed()
+                    });
+                    done += 1;
+                }
+                total
+            })
+        });
     }
     group.finish();
 }
