@@ -28,7 +28,8 @@ use crate::collider::ColliderSet;
 use crate::contact::{BuildContext, ContactPointView, ContactStore, ContactView};
 use crate::error::{DynamicsError, finite3};
 use crate::integrate::{
-    ForceInput, clamp_velocity, gravity_only, integrate_pose, velocity_without_contact,
+    ForceInput, clamp_velocity, diagonal_of, gravity_only, implicit_gyroscopic_diagonal,
+    integrate_pose, is_isotropic, velocity_without_contact,
 };
 use crate::island::Islands;
 use crate::jacobian::{BuildParams, tangents};
@@ -37,7 +38,7 @@ use crate::joint::rows::{JointParams, JointRows};
 use crate::pgs;
 use crate::reuse::RowReuse;
 use crate::settings::{PenetrationMode, Settings, SweepOrder};
-use crate::solver_body::{SolverBodies, Velocity};
+use crate::solver_body::{Plain, SolverBodies, Velocity};
 use crate::stats::{Stage, StepStats};
 use crate::wide::WideContacts;
 
@@ -1814,7 +1815,13 @@ fn take_velocity_without_contact(sb: &mut SolverBodies, i: usize, b: &Body, s: &
         // A body under gravity and force alone (the standard scenes' every body) skips
         // the inertia product with a zero torque, and reads no more of the body.
         let mut next = match sb.accel[i] {
-            Some(accel) => gravity_only(u0, accel, h),
+            Some(Plain { accel, gyro }) => {
+                let mut v = gravity_only(u0, accel, h);
+                if let Some(d) = gyro {
+                    v.ang = implicit_gyroscopic_diagonal(v.ang, b.pose.rotation, d, h);
+                }
+                v
+            }
             None => velocity_without_contact(u0, &force_input(b, s, sb.inv_inertia[i]), h),
         };
         next.ang = sb.to_frame(i, next.ang);
@@ -1825,14 +1832,26 @@ fn take_velocity_without_contact(sb: &mut SolverBodies, i: usize, b: &Body, s: &
     }
 }
 
-/// A dynamic body's `g + F/m` where nothing else enters its velocity without contact
-/// (no torque, no damping, no gyroscopic term), for `SolverBodies::accel`.
-fn plain_accel(b: &Body, s: &Settings) -> Option<Vec3> {
-    let plain = b.torque == Vec3::ZERO
-        && b.linear_damping == 0.0
-        && b.angular_damping == 0.0
-        && (b.isotropic || !s.gyroscopic);
-    plain.then(|| s.gravity * b.gravity_scale + b.inv_mass * b.force)
+/// What a dynamic body's velocity without contact takes when no torque or damping
+/// enters it ([`Plain`]: `g + F/m`, and the body-frame inertia's diagonal of a body the
+/// gyroscopic term turns), for `SolverBodies::accel`; `None` otherwise. The same values
+/// as [`velocity_without_contact`]: its torque term `I⁻¹·0` adds `+0`, as
+/// `gravity_only` does, and its gyroscopic step on a diagonal tensor is
+/// `implicit_gyroscopic_diagonal`.
+fn plain_accel(b: &Body, s: &Settings) -> Option<Plain> {
+    if b.torque != Vec3::ZERO || b.linear_damping != 0.0 || b.angular_damping != 0.0 {
+        return None;
+    }
+    // (As in `force_input` and `implicit_gyroscopic`: no step for an isotropic tensor.)
+    let gyro = if s.gyroscopic && !b.isotropic && !is_isotropic(&b.inertia_local) {
+        Some(diagonal_of(&b.inertia_local)?)
+    } else {
+        None
+    };
+    Some(Plain {
+        accel: s.gravity * b.gravity_scale + b.inv_mass * b.force,
+        gyro,
+    })
 }
 
 fn force_input(b: &Body, s: &Settings, inv_i: Mat3) -> ForceInput {
