@@ -9,7 +9,9 @@
 //! it that the exact mode takes and sweeps apart (`_beside_column`), with one thing a
 //! game's world holds set elsewhere (`scene_world::Beside`: `_beside_pendulum`,
 //! `_beside_kinematic`, `_beside_chain`, `_beside_bouncy_ball`, `_beside_roller`), and
-//! with boxes 0.8 m deep (`_planks`: bodies of other inertia than a cube's); the steps of
+//! with boxes 0.8 m deep (`_planks`: bodies of other inertia than a cube's);
+//! `pyramid_100` beside a resting chain of 30 links (`_beside_chain_30`: joint rows on
+//! bodies the groups move, swept inside the wavefront); the steps of
 //! `pile_1000` from 1 s to 4 s, while its lattice falls into the bin and tumbles, on one
 //! and two threads (`pile_1000_tumbling`, `_2t`: where the narrowphase computes most
 //! pairs afresh and splits over the pool, `Settings::parallel_min_recomputed`); and the
@@ -144,6 +146,12 @@ fn step_time(c: &mut Criterion) {
             Variant::Planks,
             0,
             "pyramid_40_planks".to_string(),
+        )))
+        .chain(std::iter::once((
+            "pyramid_100",
+            Variant::Beside(scene_world::Beside::Chain(30)),
+            0,
+            "pyramid_100_beside_chain_30".to_string(),
         )));
     for (name, variant, pool, label) in runs {
         let pool = &pools[pool];

@@ -1812,14 +1812,24 @@ impl WideContacts {
             return;
         }
         let sweeps = (iterations, friction_stride);
-        if iterations > 1 && !symmetric && self.joints_apart(joints) && self.wavefront() {
+        let apart = self.joints_apart(joints);
+        // Joint rows on bodies the groups move (a ragdoll or a chain lying among the
+        // boxes) run inside the wavefront, in each sweep before its units as in the
+        // plain order; with an overflow set, which the plain order sweeps after them,
+        // they keep the plain order.
+        let inside = !apart && self.coloring.overflow.is_empty();
+        if iterations > 1 && !symmetric && (apart || inside) && self.wavefront() {
+            let within = inside.then_some(&mut *joints);
             if omega == 1.0 {
-                self.wavefront_sweeps(dv, sweeps, omega, GaussSeidel, last);
+                self.wavefront_sweeps(dv, sweeps, omega, GaussSeidel, within, last);
             } else {
                 let w = Sor(Vec4::splat(omega));
-                self.wavefront_sweeps(dv, sweeps, omega, w, last);
+                self.wavefront_sweeps(dv, sweeps, omega, w, within, last);
             }
             dv[0] = Velocity::ZERO;
+            if inside {
+                return;
+            }
             // The joint rows and the overflow set's islands share no body with the
             // groups (`joints_apart`, `Coloring::overflow_apart`): their sweeps after
             // all of the groups', each sweep's joint rows then overflow as in a sweep,
@@ -1863,12 +1873,19 @@ impl WideContacts {
     /// the core's cache instead of streaming every row from memory once a sweep. Every
     /// body meets the same updates in the same order as in the plain order — sweep by
     /// sweep, and within a sweep unit by unit — so the bits are the same.
+    ///
+    /// With `joints` (rows on bodies the groups move), each sweep's joint rows run
+    /// before any of its tiles, as the plain sweep runs them before its units, and only
+    /// once the sweep before has run the last tile with a unit on a joint's body
+    /// (`joint_reach`): a joint low in the sweep order holds the wavefront back little,
+    /// one among the last tiles makes it the plain order.
     fn wavefront_sweeps<R: Relax>(
         &mut self,
         dv: &mut [Velocity],
         (iterations, friction_stride): (u32, u32),
         omega: f32,
         w: R,
+        mut joints: Option<&mut [crate::joint::rows::JointRow]>,
         mut last: LastSweep<'_>,
     ) {
         let (kernel, n) = (self.pairs, iterations as usize);
@@ -1876,11 +1893,24 @@ impl WideContacts {
         let tiles = self.reach.len();
         self.done.clear();
         self.done.resize(n, 0);
+        let joint_reach = joints.as_deref().map_or(0, |j| self.joint_reach(j));
+        // Sweeps whose joint rows have run (all of them without joint rows).
+        let mut joints_done = if joints.is_some() { 0 } else { n };
         kernel.run(
             #[inline(always)]
             || {
                 while (self.done[n - 1] as usize) < tiles {
                     for s in 0..n {
+                        if joints_done == s {
+                            let ready = s == 0 || self.done[s - 1] as usize > joint_reach;
+                            match joints.as_deref_mut() {
+                                Some(rows) if ready => {
+                                    pgs::sweep_joints(rows, dv, false);
+                                    joints_done += 1;
+                                }
+                                _ => break,
+                            }
+                        }
                         // Sweep 0 one tile at a time, so the later sweeps follow closely.
                         let mut budget = if s == 0 { 1 } else { tiles };
                         while budget > 0 && (self.done[s] as usize) < tiles {
@@ -1903,6 +1933,22 @@ impl WideContacts {
                 }
             },
         );
+    }
+
+    /// The last tile with a unit on a body of one of `joints` (`last_unit`: each
+    /// body's last unit in the sweep, [`plan_wavefront`](Self::plan_wavefront)).
+    fn joint_reach(&self, joints: &[crate::joint::rows::JointRow]) -> usize {
+        let last = |b: u32| {
+            self.last_unit
+                .get(b as usize)
+                .filter(|&&u| u != u32::MAX)
+                .map_or(0, |&u| u as usize / TILE)
+        };
+        joints
+            .iter()
+            .map(|j| last(j.a).max(last(j.b)))
+            .max()
+            .unwrap_or(0)
     }
 
     /// The wavefront's tiles: `reach` of each tile of [`TILE`] units in sweep order.
@@ -2638,11 +2684,52 @@ mod tests {
         bits
     }
 
+    /// A joint row between solver bodies `a` and `b` (the `k`-th: its direction's
+    /// lever, λ and `b` vary with it).
+    fn joint_row(bodies: &SolverBodies, a: u32, b: u32, k: u32) -> crate::joint::rows::JointRow {
+        let d = Vec3::new(0.6, 0.8, 0.0);
+        let r = Vec3::new(0.1 * k as f32, 0.5, -0.2);
+        let mut row = crate::jacobian::row(bodies, a as usize, b as usize, d, r, -r);
+        row.lambda = 0.3;
+        row.b = 0.05 * k as f32;
+        crate::joint::rows::JointRow {
+            a,
+            b,
+            inv_mass_a: bodies.inv_mass[a as usize],
+            inv_mass_b: bodies.inv_mass[b as usize],
+            lo: f32::NEG_INFINITY,
+            hi: f32::INFINITY,
+            mass_scale: 1.0,
+            impulse_scale: 0.0,
+            row,
+            split_b: 0.0,
+            split_lo: f32::NEG_INFINITY,
+            split_active: false,
+            joint: k,
+            slot: 0,
+            angular: false,
+            dir: d,
+        }
+    }
+
     #[test]
     fn the_wavefront_order_gives_the_plain_orders_bits() {
         // Stacks forty high: several tiles, each waiting for the next one's first sweep.
         // Gauss-Seidel sweeps with the last one carrying the split pass and the sums,
         // then over-relaxed ones, in the wavefront order and one sweep after the other.
+        // Then with joint rows on bodies the groups move, low in the stacks (the
+        // wavefront holds back little) or high (it becomes the plain order), run in
+        // each sweep before its units as the plain order runs them.
+        for (joints, low) in [
+            (vec![], true),
+            (vec![(1, 10), (2, 3)], true),
+            (vec![(1, 10), (343, 352)], false),
+        ] {
+            wavefront_against_plain(&joints, low);
+        }
+    }
+
+    fn wavefront_against_plain(pairs: &[(u32, u32)], low: bool) {
         let run = |plain: bool| {
             let (mut bodies, mut store) = crate::parallel::tests::stacks(9, 40);
             let mut wide = WideContacts {
@@ -2658,26 +2745,49 @@ mod tests {
                 .filter(|&&r| (r as usize) + 1 < tiles)
                 .count();
             wide.warm_start(&mut bodies.dv);
-            solve_fused(&mut wide, &mut store, &mut bodies, (3, 2));
+            let mut joints: Vec<_> = (pairs.iter().enumerate())
+                .map(|(k, &(a, b))| joint_row(&bodies, a, b, k as u32))
+                .collect();
+            let reach = wide.joint_reach(&joints);
+            let last = LastSweep {
+                split: Some(&mut bodies.pseudo[..]),
+                sum: true,
+                write: None,
+            };
+            wide.solve(
+                &mut store,
+                &mut joints,
+                &mut bodies.dv,
+                (3, 2),
+                1.0,
+                false,
+                last,
+            );
             let default = LastSweep::default();
             wide.solve(
                 &mut store,
-                &mut [],
+                &mut joints,
                 &mut bodies.dv,
                 (4, 2),
                 1.3,
                 false,
                 default,
             );
-            let bits = state_bits(&wide, &bodies);
-            (bits, tiles, early)
+            let mut bits = state_bits(&wide, &bodies);
+            bits.extend(joints.iter().map(|j| j.row.lambda.to_bits()));
+            (bits, tiles, early, reach)
         };
-        let (plain, _, _) = run(true);
-        let (wave, tiles, early) = run(false);
+        let (plain, _, _, _) = run(true);
+        let (wave, tiles, early, reach) = run(false);
         assert!(tiles > 3, "{tiles} tiles");
         assert!(early > 0, "no tile lets the next sweep start early");
         assert!(plain.iter().any(|&b| f32::from_bits(b) > 0.1));
-        assert_eq!(wave, plain);
+        assert_eq!(
+            low,
+            2 * reach < tiles,
+            "joints' last tile {reach} of {tiles}"
+        );
+        assert_eq!(wave, plain, "joints {pairs:?}");
     }
 
     /// An overflow set of whole islands (one of nine stacks taken as the exact mode takes
@@ -2689,31 +2799,6 @@ mod tests {
         // Then with joint rows between the overflow column's bodies (1, 10, 19, …),
         // apart from the groups: swept beside the wavefront, interleaved with the
         // overflow as in the plain order's sweeps.
-        let joint = |bodies: &SolverBodies, a: u32, b: u32, k: u32| {
-            let d = Vec3::new(0.6, 0.8, 0.0);
-            let r = Vec3::new(0.1 * k as f32, 0.5, -0.2);
-            let mut row = crate::jacobian::row(bodies, a as usize, b as usize, d, r, -r);
-            row.lambda = 0.3;
-            row.b = 0.05 * k as f32;
-            crate::joint::rows::JointRow {
-                a,
-                b,
-                inv_mass_a: bodies.inv_mass[a as usize],
-                inv_mass_b: bodies.inv_mass[b as usize],
-                lo: f32::NEG_INFINITY,
-                hi: f32::INFINITY,
-                mass_scale: 1.0,
-                impulse_scale: 0.0,
-                row,
-                split_b: 0.0,
-                split_lo: f32::NEG_INFINITY,
-                split_active: false,
-                joint: k,
-                slot: 0,
-                angular: false,
-                dir: d,
-            }
-        };
         let run = |plain: bool, with_joints: bool| {
             let (mut bodies, mut store) = crate::parallel::tests::stacks(9, 40);
             let params = BuildParams::for_tests(1.0 / 60.0);
@@ -2738,7 +2823,7 @@ mod tests {
             solve_fused(&mut wide, &mut store, &mut bodies, (3, 2));
             let mut joints: Vec<_> = (0..3)
                 .filter(|_| with_joints)
-                .map(|k| joint(&bodies, 1 + 9 * k, 10 + 9 * k, k))
+                .map(|k| joint_row(&bodies, 1 + 9 * k, 10 + 9 * k, k))
                 .collect();
             let apart = wide.joints_apart(&joints);
             wide.solve(
