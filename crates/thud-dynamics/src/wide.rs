@@ -667,6 +667,9 @@ pub(crate) struct WideContacts {
     /// groups write): joint rows on none of them run beside the wavefront
     /// ([`joints_apart`](Self::joints_apart)).
     in_groups: Vec<bool>,
+    /// Whether each solver body is a movable body of an overflow manifold (joint rows
+    /// clear of them run inside the wavefront beside an overflow set apart).
+    in_overflow: Vec<bool>,
     /// The overflow set's sweeps in the next [`solve`](Self::solve), after all of the
     /// groups' (`None`: one in each sweep). For the exact mode's islands swept once
     /// over the whole step while the groups take solve substeps (`World::apart`).
@@ -1372,6 +1375,17 @@ impl WideContacts {
                 }
             }
         }
+        self.in_overflow.clear();
+        self.in_overflow.resize(bodies.len(), false);
+        for &m in &self.coloring.overflow {
+            let mi = &store.manifold_inputs[m as usize];
+            for k in [mi.a, mi.b]
+                .into_iter()
+                .filter(|&k| !self.fixed[k as usize])
+            {
+                self.in_overflow[k as usize] = true;
+            }
+        }
         // Pairs share slots when no per-group pass splits the groups over threads (the
         // pool's passes are off where there are pairs, above); lone groups share slots
         // with each other only when the sweeps run on one thread too (the
@@ -1815,9 +1829,10 @@ impl WideContacts {
         let apart = self.joints_apart(joints);
         // Joint rows on bodies the groups move (a ragdoll or a chain lying among the
         // boxes) run inside the wavefront, in each sweep before its units as in the
-        // plain order; with an overflow set, which the plain order sweeps after them,
-        // they keep the plain order.
-        let inside = !apart && self.coloring.overflow.is_empty();
+        // plain order, and an overflow set apart from the groups and from them after
+        // it (a step that does not sweep the exact mode's islands apart: one where a
+        // point bounces); joint rows on an overflow body keep the plain order.
+        let inside = !apart && self.clear_of_overflow(joints);
         if iterations > 1 && !symmetric && (apart || inside) && self.wavefront() {
             let within = inside.then_some(&mut *joints);
             if omega == 1.0 {
@@ -1828,6 +1843,14 @@ impl WideContacts {
             }
             dv[0] = Velocity::ZERO;
             if inside {
+                // The overflow set's islands (apart from the groups, and from the
+                // joints' bodies) after all the sweeps, one of theirs per sweep.
+                if !self.coloring.overflow.is_empty() {
+                    for _ in 0..iterations {
+                        self.overflow(store, dv, omega, false);
+                        dv[0] = Velocity::ZERO;
+                    }
+                }
                 return;
             }
             // The joint rows and the overflow set's islands share no body with the
@@ -1854,6 +1877,14 @@ impl WideContacts {
     fn joints_apart(&self, joints: &[crate::joint::rows::JointRow]) -> bool {
         let free = |k: u32| !self.in_groups.get(k as usize).copied().unwrap_or(true);
         joints.iter().all(|j| free(j.a) && free(j.b))
+    }
+
+    /// Whether no joint row moves a movable body of the overflow set (always, without
+    /// one): the joint rows may then run inside the wavefront and the overflow's sweeps
+    /// after it, which share no body with them.
+    fn clear_of_overflow(&self, joints: &[crate::joint::rows::JointRow]) -> bool {
+        let on = |k: u32| self.in_overflow.get(k as usize).copied().unwrap_or(false);
+        self.coloring.overflow.is_empty() || joints.iter().all(|j| !on(j.a) && !on(j.b))
     }
 
     /// Whether the serial sweeps may run in the wavefront order: tiles
@@ -2798,8 +2829,10 @@ mod tests {
     fn the_wavefront_with_an_island_apart_gives_the_plain_orders_bits() {
         // Then with joint rows between the overflow column's bodies (1, 10, 19, …),
         // apart from the groups: swept beside the wavefront, interleaved with the
-        // overflow as in the plain order's sweeps.
-        let run = |plain: bool, with_joints: bool| {
+        // overflow as in the plain order's sweeps; and with joint rows on bodies the
+        // groups move, clear of the overflow's: swept inside the wavefront, the
+        // overflow's sweeps after it.
+        let run = |plain: bool, with_joints: Option<bool>| {
             let (mut bodies, mut store) = crate::parallel::tests::stacks(9, 40);
             let params = BuildParams::for_tests(1.0 / 60.0);
             // The first column's manifolds (bodies 1, 10, 19, …) in the overflow set.
@@ -2821,11 +2854,15 @@ mod tests {
                 pgs::warm_start(&store.points[r], &mut bodies.dv);
             }
             solve_fused(&mut wide, &mut store, &mut bodies, (3, 2));
+            // Joints in the overflow column (apart from the groups), or between the
+            // second column's bodies (2, 11, 20: bodies the groups move, clear of the
+            // overflow's).
+            let first = if with_joints == Some(false) { 2 } else { 1 };
             let mut joints: Vec<_> = (0..3)
-                .filter(|_| with_joints)
-                .map(|k| joint_row(&bodies, 1 + 9 * k, 10 + 9 * k, k))
+                .filter(|_| with_joints.is_some())
+                .map(|k| joint_row(&bodies, first + 9 * k, first + 9 + 9 * k, k))
                 .collect();
-            let apart = wide.joints_apart(&joints);
+            let apart = wide.joints_apart(&joints) || wide.clear_of_overflow(&joints);
             wide.solve(
                 &mut store,
                 &mut joints,
@@ -2845,12 +2882,12 @@ mod tests {
             bits.extend(joints.iter().map(|j| j.row.lambda.to_bits()));
             (bits, overflow, wavefront && apart)
         };
-        for with_joints in [false, true] {
+        for with_joints in [None, Some(true), Some(false)] {
             let (plain, _, _) = run(true, with_joints);
             let (wave, overflow, wavefront) = run(false, with_joints);
             assert_eq!(overflow, 40, "the first column's forty manifolds");
             assert!(wavefront, "the wavefront order with the overflow apart");
-            assert_eq!(wave, plain, "joints {with_joints}");
+            assert_eq!(wave, plain, "joints {with_joints:?}");
         }
     }
 
