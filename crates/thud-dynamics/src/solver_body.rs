@@ -72,8 +72,8 @@ impl Velocity {
 /// unequal principal moments `I = diag(d)` (body frame) under the gyroscopic term, whose
 /// implicit step (`integrate::implicit_gyroscopic_diagonal`) then needs only its
 /// orientation. Read from the solver bodies, the substeps touch no more of the body
-/// than its pose and velocity (its inertia and forces lie on other cache lines, which
-/// a plank pyramid's substeps missed on for a tenth of their time).
+/// than its pose and velocity (its inertia and forces lie on other cache lines, whose
+/// loads were the hottest instructions of a plank pyramid's gyroscopic step).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Plain {
     pub accel: Vec3,

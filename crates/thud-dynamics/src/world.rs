@@ -29,7 +29,7 @@ use crate::contact::{BuildContext, ContactPointView, ContactStore, ContactView};
 use crate::error::{DynamicsError, finite3};
 use crate::integrate::{
     ForceInput, clamp_velocity, diagonal_of, gravity_only, implicit_gyroscopic_diagonal,
-    integrate_pose, is_isotropic, velocity_without_contact,
+    integrate_pose, velocity_without_contact,
 };
 use crate::island::Islands;
 use crate::jacobian::{BuildParams, tangents};
@@ -1842,8 +1842,9 @@ fn plain_accel(b: &Body, s: &Settings) -> Option<Plain> {
     if b.torque != Vec3::ZERO || b.linear_damping != 0.0 || b.angular_damping != 0.0 {
         return None;
     }
-    // (As in `force_input` and `implicit_gyroscopic`: no step for an isotropic tensor.)
-    let gyro = if s.gyroscopic && !b.isotropic && !is_isotropic(&b.inertia_local) {
+    // (As in `force_input`: no step for an isotropic tensor, `b.isotropic` being
+    // `is_isotropic(inertia_local)`.)
+    let gyro = if s.gyroscopic && !b.isotropic {
         Some(diagonal_of(&b.inertia_local)?)
     } else {
         None
