@@ -1807,29 +1807,55 @@ fn next_substep_body(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h:
 fn take_velocity_without_contact(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h: f32) {
     sb.com[i] = com_at(&b.pose, b.local_com);
     if b.kind == BodyKind::Dynamic {
-        let u0 = Velocity {
-            lin: b.linear_velocity,
-            ang: b.angular_velocity,
-        };
-        sb.v0[i] = u0;
+        let (lin0, ang0) = (b.linear_velocity, b.angular_velocity);
+        // (Field by field, here and below, and the common case without a call: a
+        // `Velocity` made whole went through the stack in stores of other widths than
+        // the loads that read it back, a store-forwarding stall on every body.)
+        let v0 = &mut sb.v0[i];
+        v0.lin = lin0;
+        v0.ang = ang0;
         // A body under gravity and force alone (the standard scenes' every body) skips
         // the inertia product with a zero torque, and reads no more of the body.
-        let mut next = match sb.accel[i] {
-            Some(Plain { accel, gyro }) => {
-                let mut v = gravity_only(u0, accel, h);
-                if let Some(d) = gyro {
-                    v.ang = implicit_gyroscopic_diagonal(v.ang, b.pose.rotation, d, h);
-                }
-                v
+        match sb.accel[i] {
+            Some(Plain { accel, gyro: None }) => {
+                let (lin, ang) = (lin0 + h * accel, ang0 + Vec3::ZERO);
+                next_velocity_without_contact(sb, i, lin, ang);
             }
-            None => velocity_without_contact(u0, &force_input(b, s, sb.inv_inertia[i]), h),
-        };
-        next.ang = sb.to_frame(i, next.ang);
-        let (now, dv) = (&mut sb.vnc_now[i], &mut sb.dv[i]);
-        dv.lin += next.lin - now.lin;
-        dv.ang += next.ang - now.ang;
-        *now = next;
+            _ => other_velocity_without_contact(sb, i, b, s, h),
+        }
     }
+}
+
+/// [`take_velocity_without_contact`] of a body that turns by the gyroscopic term or
+/// takes a torque or damping (out of line: the standard scenes' bodies take neither).
+#[inline(never)]
+fn other_velocity_without_contact(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h: f32) {
+    let u0 = sb.v0[i];
+    let next = match sb.accel[i] {
+        Some(Plain { accel, gyro }) => {
+            let mut v = gravity_only(u0, accel, h);
+            if let Some(d) = gyro {
+                v.ang = implicit_gyroscopic_diagonal(v.ang, b.pose.rotation, d, h);
+            }
+            v
+        }
+        None => velocity_without_contact(u0, &force_input(b, s, sb.inv_inertia[i]), h),
+    };
+    next_velocity_without_contact(sb, i, next.lin, next.ang);
+}
+
+/// Solver body `i`'s new velocity without contact (`ang` in the world), the change
+/// since the one it had into its `dV`.
+#[inline(always)]
+fn next_velocity_without_contact(sb: &mut SolverBodies, i: usize, lin: Vec3, ang: Vec3) {
+    let ang = sb.to_frame(i, ang);
+    let now = &mut sb.vnc_now[i];
+    let (d_lin, d_ang) = (lin - now.lin, ang - now.ang);
+    now.lin = lin;
+    now.ang = ang;
+    let dv = &mut sb.dv[i];
+    dv.lin += d_lin;
+    dv.ang += d_ang;
 }
 
 /// What a dynamic body's velocity without contact takes when no torque or damping
@@ -1838,6 +1864,7 @@ fn take_velocity_without_contact(sb: &mut SolverBodies, i: usize, b: &Body, s: &
 /// as [`velocity_without_contact`]: its torque term `I⁻¹·0` adds `+0`, as
 /// `gravity_only` does, and its gyroscopic step on a diagonal tensor is
 /// `implicit_gyroscopic_diagonal`.
+#[inline(always)]
 fn plain_accel(b: &Body, s: &Settings) -> Option<Plain> {
     if b.torque != Vec3::ZERO || b.linear_damping != 0.0 || b.angular_damping != 0.0 {
         return None;
