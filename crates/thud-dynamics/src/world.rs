@@ -1668,14 +1668,17 @@ impl World {
             };
             let com = self.solver.com[i];
             let (com, q) = integrate_pose(com, b.pose.rotation, move_u, h);
-            b.pose.rotation = q;
-            b.pose.position = origin_at(com, q, b.local_com);
+            let pose = Pose::new(origin_at(com, q, b.local_com), q);
+            b.pose = pose;
             if b.kind == BodyKind::Dynamic {
                 b.linear_velocity = u.lin;
                 b.angular_velocity = u.ang;
             }
             if !last {
-                next_substep_body(&mut self.solver, i, b, &self.settings, h);
+                // (The pose and velocity as just written, from the registers: read back
+                // from the body, in loads of other widths than these stores, they stalled
+                // on every body.)
+                next_substep_body(&mut self.solver, i, b, &self.settings, h, (&pose, u));
                 continue;
             }
             if let Some(t) = b.kinematic_target.take() {
@@ -1792,11 +1795,18 @@ fn collider_box(colliders: &ColliderSet, k: u32, b: &Body, margin: f32) -> (Pose
 }
 
 #[inline(always)]
-fn next_substep_body(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h: f32) {
+fn next_substep_body(
+    sb: &mut SolverBodies,
+    i: usize,
+    b: &Body,
+    s: &Settings,
+    h: f32,
+    now: (&Pose, Velocity),
+) {
     let (vnc, dv, p) = (sb.vnc[i], sb.dv[i], &mut sb.pseudo[i]);
     p.lin += vnc.lin + dv.lin;
     p.ang += vnc.ang + dv.ang;
-    take_velocity_without_contact(sb, i, b, s, h);
+    velocity_without_contact_at(sb, i, b, s, h, now);
 }
 
 /// Solver body `i` (`b`) at its current pose and velocity for a solve substep of `h` on
@@ -1805,9 +1815,27 @@ fn next_substep_body(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h:
 /// its `dV`.
 #[inline(always)]
 fn take_velocity_without_contact(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h: f32) {
-    sb.com[i] = com_at(&b.pose, b.local_com);
+    let u = Velocity {
+        lin: b.linear_velocity,
+        ang: b.angular_velocity,
+    };
+    velocity_without_contact_at(sb, i, b, s, h, (&b.pose, u));
+}
+
+/// [`take_velocity_without_contact`] with the body's pose and velocity `now` (its own
+/// `pose`, `linear_velocity` and `angular_velocity`) given by the caller.
+#[inline(always)]
+fn velocity_without_contact_at(
+    sb: &mut SolverBodies,
+    i: usize,
+    b: &Body,
+    s: &Settings,
+    h: f32,
+    (pose, u): (&Pose, Velocity),
+) {
+    sb.com[i] = com_at(pose, b.local_com);
     if b.kind == BodyKind::Dynamic {
-        let (lin0, ang0) = (b.linear_velocity, b.angular_velocity);
+        let (lin0, ang0) = (u.lin, u.ang);
         // (Field by field, here and below, and the common case without a call: a
         // `Velocity` made whole went through the stack in stores of other widths than
         // the loads that read it back, a store-forwarding stall on every body.)
