@@ -184,6 +184,7 @@ impl SolverBodies {
     }
 
     /// Append a body; returns its solver index.
+    #[inline]
     pub fn push(
         &mut self,
         body: u32,

@@ -921,7 +921,6 @@ impl World {
         self.solver_of.fill(0);
         for &slot in self.bodies.order() {
             let b = self.bodies.slot(slot);
-            let rot = Mat3::from_quat(b.pose.rotation);
             let com = com_at(&b.pose, b.local_com);
             let u0 = Velocity {
                 lin: b.linear_velocity,
@@ -931,10 +930,25 @@ impl World {
                 BodyKind::Static => continue,
                 BodyKind::Dynamic if b.sleeping => continue,
                 BodyKind::Dynamic => {
-                    let inv_i = crate::integrate::to_world(rot, b.inv_inertia_local);
-                    let vnc = velocity_without_contact(u0, &force_input(b, s, inv_i), h);
+                    // (The rotation matrix only where `to_world` reads it.)
+                    let m = b.inv_inertia_local;
+                    let inv_i = if crate::integrate::is_isotropic(&m) {
+                        m
+                    } else {
+                        crate::integrate::to_world(Mat3::from_quat(b.pose.rotation), m)
+                    };
+                    // A body under gravity and force alone takes `gravity_only`'s short
+                    // path, as between solve substeps (the same values).
+                    let plain = plain_accel(b, s);
+                    let vnc = match plain {
+                        Some(Plain { accel, gyro: None }) => Velocity {
+                            lin: u0.lin + h * accel,
+                            ang: u0.ang + Vec3::ZERO,
+                        },
+                        _ => velocity_without_contact(u0, &force_input(b, s, inv_i), h),
+                    };
                     let k = self.solver.push(slot, u0, vnc, b.inv_mass, inv_i, com);
-                    self.solver.accel[k as usize] = plain_accel(b, s);
+                    self.solver.accel[k as usize] = plain;
                     k
                 }
                 BodyKind::Kinematic => {
