@@ -438,25 +438,26 @@ mod tests {
         }
     }
 
+    /// Five independent manifolds, then three that follow the first three.
+    const FIVE_THEN_THREE: [(u32, u32); 8] = [
+        (1, 2),
+        (3, 4),
+        (5, 6),
+        (7, 8),
+        (9, 10),
+        (1, 11),
+        (3, 12),
+        (5, 13),
+    ];
+
     #[test]
     fn levels_are_packed_into_whole_groups_where_the_order_allows() {
-        // Five independent manifolds, then three that follow the first three: levels of
-        // 5 and 3 (three groups of four lanes) become 4 and 4, one of the two that
-        // nothing follows waiting for the second level.
+        // `FIVE_THEN_THREE`: levels of 5 and 3 (three groups of four lanes) become 4 and
+        // 4, one of the two that nothing follows waiting for the second level.
         let fixed = vec![false; 14];
-        let pairs = [
-            (1, 2),
-            (3, 4),
-            (5, 6),
-            (7, 8),
-            (9, 10),
-            (1, 11),
-            (3, 12),
-            (5, 13),
-        ];
         let mut c = Coloring::default();
         c.build(
-            pairs.iter().map(|&(a, b)| (a, b, false)),
+            FIVE_THEN_THREE.iter().map(|&(a, b)| (a, b, false)),
             &fixed,
             SweepOrder::Sequential,
         );
@@ -469,7 +470,10 @@ mod tests {
         assert_eq!(sorted(&c.colors[0]), [0, 1, 2, 4]);
         assert_eq!(sorted(&c.colors[1]), [3, 5, 6, 7]);
         // A manifold that must stay put keeps its level: (1, 2) is followed by (1, 11).
+        // (A first colouring again: one made right after another keeps the earliest
+        // levels, `contacts_that_keep_changing_stay_at_their_earliest_levels`.)
         let pairs = [(1, 2), (3, 4), (1, 5), (3, 6), (1, 7)];
+        let mut c = Coloring::default();
         c.build(
             pairs.iter().map(|&(a, b)| (a, b, false)),
             &fixed,
@@ -482,20 +486,10 @@ mod tests {
 
     #[test]
     fn contacts_that_keep_changing_stay_at_their_earliest_levels() {
-        // Five independent manifolds, then three that follow the first three: list
-        // scheduling fills two levels of four (see the test above); at their earliest
-        // levels they are five and three.
+        // `FIVE_THEN_THREE`: list scheduling fills two levels of four (the test above);
+        // at their earliest levels they are five and three.
         let fixed = vec![false; 16];
-        let pairs = [
-            (1, 2),
-            (3, 4),
-            (5, 6),
-            (7, 8),
-            (9, 10),
-            (1, 11),
-            (3, 12),
-            (5, 13),
-        ];
+        let pairs = FIVE_THEN_THREE;
         let of = |p: &[(u32, u32)]| p.iter().map(|&(a, b)| (a, b, false)).collect::<Vec<_>>();
         let sizes = |c: &Coloring| {
             c.colors[..c.used()]
