@@ -941,10 +941,7 @@ impl World {
                     // path, as between solve substeps (the same values).
                     let plain = plain_accel(b, s);
                     let vnc = match plain {
-                        Some(Plain { accel, gyro: None }) => Velocity {
-                            lin: u0.lin + h * accel,
-                            ang: u0.ang + Vec3::ZERO,
-                        },
+                        Some(Plain { accel, gyro: None }) => gravity_only(u0, accel, h),
                         _ => velocity_without_contact(u0, &force_input(b, s, inv_i), h),
                     };
                     let k = self.solver.push(slot, u0, vnc, b.inv_mass, inv_i, com);
@@ -1863,21 +1860,28 @@ fn velocity_without_contact_at(
                 let (lin, ang) = (lin0 + h * accel, ang0 + Vec3::ZERO);
                 next_velocity_without_contact(sb, i, lin, ang);
             }
-            _ => other_velocity_without_contact(sb, i, b, s, h),
+            _ => other_velocity_without_contact(sb, i, b, s, h, (pose.rotation, u)),
         }
     }
 }
 
 /// [`take_velocity_without_contact`] of a body that turns by the gyroscopic term or
-/// takes a torque or damping (out of line: the standard scenes' bodies take neither).
+/// takes a torque or damping, at orientation `rotation` and velocity `u0` (out of line:
+/// the standard scenes' bodies take neither).
 #[inline(never)]
-fn other_velocity_without_contact(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h: f32) {
-    let u0 = sb.v0[i];
+fn other_velocity_without_contact(
+    sb: &mut SolverBodies,
+    i: usize,
+    b: &Body,
+    s: &Settings,
+    h: f32,
+    (rotation, u0): (Quat, Velocity),
+) {
     let next = match sb.accel[i] {
         Some(Plain { accel, gyro }) => {
             let mut v = gravity_only(u0, accel, h);
             if let Some(d) = gyro {
-                v.ang = implicit_gyroscopic_diagonal(v.ang, b.pose.rotation, d, h);
+                v.ang = implicit_gyroscopic_diagonal(v.ang, rotation, d, h);
             }
             v
         }
