@@ -52,7 +52,11 @@
 //! `tower_20`, whose boxes stand square, did not. `pile_1000`, in every order, moved
 //! when the exact mode stopped taking islands with a body faster than
 //! `Settings::exact_max_speed` at the start of the step (which its solve skips anyway)
-//! out of the lanes into the scalar sweep: their manifolds are swept with the others'.)
+//! out of the lanes into the scalar sweep: their manifolds are swept with the others'.
+//! `pyramid_20` moved when a list-scheduled level became one unit of the sweep, two
+//! groups of like point counts (`color.rs`): the units hold other manifolds, so a
+//! step keeps other units' rows (`reuse.rs` builds a unit again when one of its
+//! manifolds moved); `PINNED_BUILT` did not move.)
 //!
 //! Updating: when a change is *meant* to change the simulation, run
 //! `cargo test -p thud --test pinned_state -- --nocapture`, check the new figures of the scenes
@@ -66,7 +70,7 @@ mod scene_world;
 use thud_dynamics::{Settings, SweepOrder};
 
 const PINNED: [(&str, u64); 3] = [
-    ("pyramid_20", 0xab23_8f62_a870_bbc5),
+    ("pyramid_20", 0xd922_2a24_cb82_96f0),
     ("pile_1000", 0xaff7_c68a_7618_b117),
     ("tower_20", 0x50a6_82f3_bd37_d61c),
 ];

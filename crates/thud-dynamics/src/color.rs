@@ -18,12 +18,14 @@
 //! two manifolds of a level share a movable body), there are more of them (hundreds on
 //! `pyramid_40`), and solving them in order is exactly the sequential sweep.
 //! A manifold may also sit in any later level up to the one of its next manifold on
-//! either body, and the levels use that slack to fill whole four-lane groups
-//! (`Coloring::list_schedule`): same sweep, fewer empty lanes. That placement costs
-//! about twice the levels themselves, and a colouring whose contacts change every step
-//! or two (a settling heap) is used once: such a step keeps each manifold at its
-//! earliest level instead (`LIST_AFTER`). `pile_1000` then runs 622 groups instead of
-//! 579, at no cost the sweeps show, and its step is about 3 % shorter.
+//! either body, and list scheduling (`Coloring::list_schedule`) uses that freedom to
+//! make every level one unit of the sweep: as many manifolds as a unit has lanes (two
+//! groups of four where they run as one eight-lane kernel), the most urgent first, of
+//! like point counts — same sweep, fewer and fuller units. That placement costs about
+//! twice the levels themselves, and a colouring whose contacts change every step or two
+//! (a settling heap) is used once: such a step keeps each manifold at its earliest
+//! level instead (`LIST_AFTER`). `pile_1000` then runs 622 groups instead of 579, at no
+//! cost the sweeps show, and its step is about 3 % shorter.
 //! [`SweepOrder::Colored`] (first fit, at most [`MAX_COLORS`]) is the throughput choice
 //! for piles and many small stacks.
 //!
@@ -82,6 +84,10 @@ pub(crate) struct Coloring {
     pending: Vec<u8>,
     ready: Vec<Vec<u32>>,
     placed: Vec<u32>,
+    /// Each manifold's point count (store order), and the manifolds a level takes in
+    /// list scheduling.
+    points: Vec<u32>,
+    lanes: usize,
     /// Manifold indices of each colour, in store order.
     pub colors: Vec<Vec<u32>>,
     /// Manifolds solved one by one after the colours.
@@ -89,25 +95,36 @@ pub(crate) struct Coloring {
 }
 
 impl Coloring {
-    /// Colour `pairs` (solver indices of the two bodies of each manifold, and whether
-    /// it goes to the overflow set anyway); `fixed[i]` marks solver bodies that impulses
-    /// do not move. In the sequential order the caller marks the manifolds of an island
+    /// Colour `pairs` (solver indices of the two bodies of each manifold, whether it
+    /// goes to the overflow set anyway, and its point count); `fixed[i]` marks solver
+    /// bodies that impulses do not move. `lanes`: the manifolds one unit of the sweep
+    /// takes (eight where two groups run as one kernel, else four), the width of a
+    /// list-scheduled level. In the sequential order the caller marks the manifolds of an island
     /// the exact mode takes: they are swept one by one from the scalar rows the exact
     /// solve reads, in store order — for an island's bodies the same sequence of
     /// updates as its levels would give (no other manifold touches them), without
     /// four-lane groups that a column of boxes fills one lane of.
     pub fn build(
         &mut self,
-        pairs: impl Iterator<Item = (u32, u32, bool)>,
+        pairs: impl Iterator<Item = (u32, u32, bool, u32)>,
         fixed: &[bool],
         order: SweepOrder,
+        lanes: usize,
     ) {
         // A resting scene keeps its contacts from step to step: the same manifolds on
-        // the same bodies give the same colouring, so the last one stands.
+        // the same bodies give the same colouring, so the last one stands (their point
+        // counts only shape the levels, and a changed count leaves them valid).
         let mut key = std::mem::take(&mut self.key);
         key.clear();
-        key.extend(pairs);
-        self.reused = self.order == Some(order) && key == self.last_key && fixed == self.last_fixed;
+        self.points.clear();
+        for (a, b, scalar, points) in pairs {
+            key.push((a, b, scalar));
+            self.points.push(points);
+        }
+        self.reused = self.order == Some(order)
+            && self.lanes == lanes
+            && key == self.last_key
+            && fixed == self.last_fixed;
         if self.reused {
             self.key = key;
             self.steady = self.steady.saturating_add(1);
@@ -121,6 +138,7 @@ impl Coloring {
         self.last_fixed.clear();
         self.last_fixed.extend_from_slice(fixed);
         self.order = Some(order);
+        self.lanes = lanes;
         for list in &mut self.colors {
             list.clear();
         }
@@ -149,10 +167,9 @@ impl Coloring {
     /// Level scheduling: manifold `m` goes one level after the last earlier manifold on
     /// either of its movable bodies, so every body meets its manifolds in store order and
     /// level-by-level solving is the sequential sweep, exactly. That gives the number of
-    /// levels (the longest chain); the manifolds are then placed in them for the
-    /// four-lane groups ([`Coloring::list_schedule`]) where the colouring before this
-    /// one stood for `LIST_AFTER` builds, else each at its earliest level, in store
-    /// order.
+    /// levels (the longest chain). Where the colouring before this one stood for
+    /// `LIST_AFTER` builds, the manifolds are then placed one unit of the sweep a level
+    /// ([`Coloring::list_schedule`]), else each at its earliest level, in store order.
     fn levels(&mut self, pairs: &[(u32, u32, u32)], n: usize, fixed: &[bool]) {
         self.last.clear();
         self.last.resize(fixed.len(), NONE);
@@ -207,16 +224,19 @@ impl Coloring {
         }
     }
 
-    /// List scheduling into `levels` levels (the longest chain): each manifold's latest
-    /// level is one before its earliest successor's latest (`alap`); level by level, the
-    /// manifolds whose predecessors are all placed are ready, those at their latest
-    /// level must go, and the ready ones with the nearest deadlines fill the level up
-    /// to whole groups of four. A manifold still goes after its previous and before
-    /// its next manifold on each body, so the sweep is the sequential sweep to the bit;
-    /// only fewer lanes run empty. The slack is small in a one-box-deep pyramid, whose
-    /// side contacts chain each row from end to end (`pyramid_40`: 684 groups as soon
-    /// as possible, 663 scheduled), larger in a square one (`pyramid3d_10`: 676 →
-    /// 627).
+    /// List scheduling, one unit of the sweep a level. Each manifold's latest level in
+    /// a schedule of `levels` levels (the longest chain) is one before its earliest
+    /// successor's latest (`alap`): its urgency. A manifold is ready once its previous
+    /// manifold on each body is placed; each level takes the most urgent ready one, then
+    /// up to `lanes − 1` more, most urgent first, among those with no more points than
+    /// it (a unit runs as many wide points as its longest manifold has), then any. A
+    /// manifold still goes after its previous and before its next manifold on each
+    /// body, so the sweep is the sequential sweep to the bit; only fewer lanes run
+    /// empty, and no level leaves a group alone that could have run beside another.
+    /// A one-box-deep pyramid's side contacts chain each row from end to end, so few
+    /// manifolds are ready at its first and last levels (`pyramid_40`: 361 units of
+    /// one or two groups with levels of the longest chain, whole groups of four each,
+    /// 336 units so).
     fn list_schedule(&mut self, pairs: &[(u32, u32, u32)], levels: usize) {
         if levels == 0 {
             return;
@@ -243,39 +263,59 @@ impl Coloring {
         for r in &mut self.ready {
             r.clear();
         }
+        // The most urgent bucket that may hold a ready manifold, and how many wait.
+        let mut lo = levels;
+        let mut waiting = 0;
         for &(m, _, _) in pairs {
             let k = &self.links[m as usize];
             let p = k.prev.iter().filter(|&&p| p != NONE).count() as u8;
             self.pending[m as usize] = p;
             if p == 0 {
-                self.ready[self.alap[m as usize] as usize].push(m);
+                let a = self.alap[m as usize] as usize;
+                self.ready[a].push(m);
+                lo = lo.min(a);
+                waiting += 1;
             }
         }
+        let lanes = self.lanes.max(1);
         let mut placed = std::mem::take(&mut self.placed);
-        // Ready manifolds waiting in the buckets (the scan for fillers stops when none is
-        // left, instead of walking every later level).
-        let mut waiting = self.ready.iter().map(Vec::len).sum::<usize>();
-        for l in 0..levels {
+        let mut level = 0;
+        while waiting > 0 {
             placed.clear();
-            placed.append(&mut self.ready[l]);
-            let k = placed.len();
-            waiting -= k;
-            let mut want = if k == 0 { 4 } else { (4 - k % 4) % 4 }.min(waiting);
-            waiting -= want;
-            let mut j = l + 1;
-            while want > 0 && j < levels {
-                while want > 0 {
-                    match self.ready[j].pop() {
-                        Some(m) => {
-                            placed.push(m);
-                            want -= 1;
-                        }
-                        None => break,
-                    }
-                }
-                j += 1;
+            while self.ready[lo].is_empty() {
+                lo += 1;
             }
-            self.colors[l].extend_from_slice(&placed);
+            let Some(first) = self.ready[lo].pop() else {
+                break;
+            };
+            placed.push(first);
+            let most = self.points[first as usize];
+            for any in [false, true] {
+                // Ready manifolds looked at (those placed were).
+                let mut seen = placed.len();
+                let mut j = lo;
+                while placed.len() < lanes && seen < waiting && j < levels {
+                    let bucket = &mut self.ready[j];
+                    let mut i = 0;
+                    while i < bucket.len() && placed.len() < lanes {
+                        let m = bucket[i];
+                        if any || self.points[m as usize] <= most {
+                            bucket.swap_remove(i);
+                            placed.push(m);
+                        } else {
+                            i += 1;
+                        }
+                        seen += 1;
+                    }
+                    j += 1;
+                }
+            }
+            waiting -= placed.len();
+            if self.colors.len() <= level {
+                self.colors.resize_with(level + 1, Vec::new);
+            }
+            self.colors[level].extend_from_slice(&placed);
+            level += 1;
             for &m in &placed {
                 let k = self.links[m as usize];
                 for nx in k.next {
@@ -283,7 +323,9 @@ impl Coloring {
                         let p = &mut self.pending[nx as usize];
                         *p -= 1;
                         if *p == 0 {
-                            self.ready[self.alap[nx as usize] as usize].push(nx);
+                            let a = self.alap[nx as usize] as usize;
+                            self.ready[a].push(nx);
+                            lo = lo.min(a);
                             waiting += 1;
                         }
                     }
@@ -336,6 +378,17 @@ impl Coloring {
         self.order == Some(SweepOrder::Sequential)
     }
 
+    /// A colouring whose first build keeps each manifold at its earliest level, as one
+    /// made right after another does (tests).
+    #[cfg(test)]
+    pub(crate) fn at_earliest_levels() -> Self {
+        Coloring {
+            order: Some(SweepOrder::Sequential),
+            steady: 0,
+            ..Coloring::default()
+        }
+    }
+
     /// Colours in use (the last non-empty one and all before it).
     pub fn used(&self) -> usize {
         self.colors
@@ -359,9 +412,10 @@ mod tests {
         pairs.extend((1..=40).map(|i| (0, i)));
         let mut c = Coloring::default();
         c.build(
-            pairs.iter().map(|&(a, b)| (a, b, false)),
+            pairs.iter().map(|&(a, b)| (a, b, false, 1)),
             &fixed,
             SweepOrder::Colored,
+            8,
         );
         assert!(c.overflow.is_empty());
         assert!(c.used() <= 3, "{}", c.used());
@@ -401,12 +455,41 @@ mod tests {
                 pairs.push((id(x, y), id(x, y + 1)));
             }
         }
-        let mut c = Coloring::default();
-        c.build(
-            pairs.iter().map(|&(a, b)| (a, b, false)),
-            &fixed,
-            SweepOrder::Sequential,
-        );
+        // List-scheduled (a first colouring), one to four points a manifold, levels of
+        // four and of eight; then at the earliest levels.
+        for lanes in [4, 8, 0] {
+            let mut c = Coloring::default();
+            let points = |m: usize| 1 + (m * 5 % 4) as u32;
+            let of = |p: &[(u32, u32)]| {
+                let m = p.iter().enumerate();
+                m.map(|(m, &(a, b))| (a, b, false, points(m)))
+                    .collect::<Vec<_>>()
+            };
+            if lanes == 0 {
+                c.build(of(&pairs).into_iter(), &fixed, SweepOrder::Sequential, 4);
+                let mut other = pairs.clone();
+                other.push((0, 1));
+                c.build(of(&other).into_iter(), &fixed, SweepOrder::Sequential, 4);
+                for list in &mut c.colors {
+                    list.retain(|&m| (m as usize) < pairs.len());
+                }
+            } else {
+                c.build(
+                    of(&pairs).into_iter(),
+                    &fixed,
+                    SweepOrder::Sequential,
+                    lanes,
+                );
+                assert!(c.colors.iter().all(|l| l.len() <= lanes));
+            }
+            check_levels(&c, &pairs, &fixed);
+        }
+    }
+
+    /// Every manifold of `pairs` has a level, no level holds two on one movable body,
+    /// and every body meets its manifolds in store order.
+    fn check_levels(c: &Coloring, pairs: &[(u32, u32)], fixed: &[bool]) {
+        let n = fixed.len();
         assert!(c.overflow.is_empty());
         let mut level = vec![usize::MAX; pairs.len()];
         for (l, list) in c.colors.iter().enumerate() {
@@ -450,38 +533,66 @@ mod tests {
         (5, 13),
     ];
 
+    /// `pairs` with one point each, as `Coloring::build` takes them.
+    fn of(pairs: &[(u32, u32)]) -> impl Iterator<Item = (u32, u32, bool, u32)> + '_ {
+        pairs.iter().map(|&(a, b)| (a, b, false, 1))
+    }
+
+    /// The sizes of the levels in use.
+    fn sizes(c: &Coloring) -> Vec<usize> {
+        c.colors[..c.used()].iter().map(Vec::len).collect()
+    }
+
     #[test]
-    fn levels_are_packed_into_whole_groups_where_the_order_allows() {
-        // `FIVE_THEN_THREE`: levels of 5 and 3 (three groups of four lanes) become 4 and
-        // 4, one of the two that nothing follows waiting for the second level.
+    fn each_level_is_one_unit_of_the_sweep_where_the_order_allows() {
+        // `FIVE_THEN_THREE` in four-lane units: levels of 5 and 3 (three groups of four
+        // lanes) become 4 and 4, the first three (which the last three follow) first.
         let fixed = vec![false; 14];
         let mut c = Coloring::default();
-        c.build(
-            FIVE_THEN_THREE.iter().map(|&(a, b)| (a, b, false)),
-            &fixed,
-            SweepOrder::Sequential,
-        );
-        assert_eq!(c.used(), 2);
-        let sorted = |l: &[u32]| {
-            let mut v = l.to_vec();
-            v.sort_unstable();
-            v
-        };
-        assert_eq!(sorted(&c.colors[0]), [0, 1, 2, 4]);
-        assert_eq!(sorted(&c.colors[1]), [3, 5, 6, 7]);
+        c.build(of(&FIVE_THEN_THREE), &fixed, SweepOrder::Sequential, 4);
+        assert_eq!(sizes(&c), [4, 4]);
+        assert!([0, 1, 2].iter().all(|m| c.colors[0].contains(m)));
+        // In eight-lane units both groups of the first level are one unit: 5 and 3.
+        c = Coloring::default();
+        c.build(of(&FIVE_THEN_THREE), &fixed, SweepOrder::Sequential, 8);
+        assert_eq!(sizes(&c), [5, 3]);
+        // Ten manifolds ready at once, and four on the bodies of the first, two by two
+        // (the longest chain is three): a level takes eight at most, the first of the
+        // ten among them, as the others wait for it.
+        let mut pairs: Vec<(u32, u32)> = (0..10).map(|i| (2 * i + 1, 2 * i + 2)).collect();
+        pairs.extend([(1, 30), (2, 31), (1, 32), (2, 33)]);
+        let fixed = vec![false; 34];
+        c = Coloring::default();
+        c.build(of(&pairs), &fixed, SweepOrder::Sequential, 8);
+        assert_eq!(sizes(&c), [8, 4, 2]);
+        assert!(c.colors[0].contains(&0));
         // A manifold that must stay put keeps its level: (1, 2) is followed by (1, 11).
         // (A first colouring again: one made right after another keeps the earliest
         // levels, `contacts_that_keep_changing_stay_at_their_earliest_levels`.)
         let pairs = [(1, 2), (3, 4), (1, 5), (3, 6), (1, 7)];
+        let fixed = vec![false; 14];
+        c = Coloring::default();
+        c.build(of(&pairs), &fixed, SweepOrder::Sequential, 4);
+        assert_eq!(sizes(&c), [2, 2, 1]);
+        assert!([0, 1].iter().all(|m| c.colors[0].contains(m)));
+        assert!([2, 3].iter().all(|m| c.colors[1].contains(m)));
+    }
+
+    #[test]
+    fn a_level_takes_manifolds_of_like_point_counts() {
+        // Eight manifolds that may go in any order, of 4 and 1 points in turn, in
+        // four-lane units: the units run 4 and 1 wide points, not 4 and 4.
+        let fixed = vec![false; 17];
+        let pairs: Vec<_> = (0..8)
+            .map(|i| (2 * i + 1, 2 * i + 2, false, if i % 2 == 0 { 4 } else { 1 }))
+            .collect();
         let mut c = Coloring::default();
-        c.build(
-            pairs.iter().map(|&(a, b)| (a, b, false)),
-            &fixed,
-            SweepOrder::Sequential,
-        );
-        assert_eq!(c.colors[0], [0, 1]);
-        assert_eq!(c.colors[1], [2, 3]);
-        assert_eq!(c.colors[2], [4]);
+        c.build(pairs.iter().copied(), &fixed, SweepOrder::Sequential, 4);
+        assert_eq!(sizes(&c), [4, 4]);
+        for level in &c.colors[..2] {
+            let points: Vec<u32> = level.iter().map(|&m| pairs[m as usize].3).collect();
+            assert!(points.windows(2).all(|w| w[0] == w[1]), "{points:?}");
+        }
     }
 
     #[test]
@@ -490,33 +601,26 @@ mod tests {
         // at their earliest levels they are five and three.
         let fixed = vec![false; 16];
         let pairs = FIVE_THEN_THREE;
-        let of = |p: &[(u32, u32)]| p.iter().map(|&(a, b)| (a, b, false)).collect::<Vec<_>>();
-        let sizes = |c: &Coloring| {
-            c.colors[..c.used()]
-                .iter()
-                .map(Vec::len)
-                .collect::<Vec<_>>()
-        };
         let mut c = Coloring::default();
         // The first colouring is list-scheduled.
-        c.build(of(&pairs).into_iter(), &fixed, SweepOrder::Sequential);
+        c.build(of(&pairs), &fixed, SweepOrder::Sequential, 4);
         assert_eq!(sizes(&c), [4, 4]);
         // A new contact right after: earliest levels, in store order.
         let mut more = pairs.to_vec();
         more.push((14, 15));
-        c.build(of(&more).into_iter(), &fixed, SweepOrder::Sequential);
+        c.build(of(&more), &fixed, SweepOrder::Sequential, 4);
         assert_eq!(sizes(&c), [6, 3]);
         assert_eq!(c.colors[0], [0, 1, 2, 3, 4, 8]);
         // The same contacts for `LIST_AFTER` steps, then a change: list-scheduled again.
         for _ in 0..LIST_AFTER {
-            c.build(of(&more).into_iter(), &fixed, SweepOrder::Sequential);
+            c.build(of(&more), &fixed, SweepOrder::Sequential, 4);
             assert!(c.reused);
         }
-        c.build(of(&pairs).into_iter(), &fixed, SweepOrder::Sequential);
+        c.build(of(&pairs), &fixed, SweepOrder::Sequential, 4);
         assert_eq!(sizes(&c), [4, 4]);
         // Right after, at their earliest levels again: (1, 11), (3, 12) and (5, 13)
         // one level after (1, 2), (3, 4) and (5, 6), as the sequential sweep meets them.
-        c.build(of(&more).into_iter(), &fixed, SweepOrder::Sequential);
+        c.build(of(&more), &fixed, SweepOrder::Sequential, 4);
         assert_eq!(c.colors[1], [5, 6, 7]);
     }
 
@@ -533,7 +637,12 @@ mod tests {
         ];
         let mut c = Coloring::default();
         for order in [SweepOrder::Sequential, SweepOrder::Colored] {
-            c.build(pairs.iter().copied(), &fixed, order);
+            c.build(
+                pairs.iter().map(|&(a, b, s)| (a, b, s, 1)),
+                &fixed,
+                order,
+                8,
+            );
             assert_eq!(c.overflow, [0, 2, 4], "{order:?}");
             let coloured: Vec<u32> = c.colors.iter().flatten().copied().collect();
             assert_eq!(coloured, [1, 3], "{order:?}");
@@ -546,31 +655,66 @@ mod tests {
         fixed[0] = true;
         let pairs = vec![(0, 1, false), (1, 2, false), (2, 3, false), (0, 4, false)];
         let mut c = Coloring::default();
-        c.build(pairs.iter().copied(), &fixed, SweepOrder::Sequential);
+        c.build(
+            pairs.iter().map(|&(a, b, s)| (a, b, s, 1)),
+            &fixed,
+            SweepOrder::Sequential,
+            8,
+        );
         assert!(!c.reused);
         let levels = c.colors.clone();
-        c.build(pairs.iter().copied(), &fixed, SweepOrder::Sequential);
+        c.build(
+            pairs.iter().map(|&(a, b, s)| (a, b, s, 1)),
+            &fixed,
+            SweepOrder::Sequential,
+            8,
+        );
         assert!(c.reused);
         assert_eq!(c.colors, levels);
         // A new contact, a body that stopped moving, a manifold the exact mode takes, the
         // other order: each colours anew.
         let mut more = pairs.clone();
         more.push((4, 5, false));
-        c.build(more.iter().copied(), &fixed, SweepOrder::Sequential);
+        c.build(
+            more.iter().map(|&(a, b, s)| (a, b, s, 1)),
+            &fixed,
+            SweepOrder::Sequential,
+            8,
+        );
         assert!(!c.reused);
         assert_eq!(c.colors.iter().flatten().count(), 5);
         let mut still = fixed.clone();
         still[4] = true;
-        c.build(more.iter().copied(), &still, SweepOrder::Sequential);
+        c.build(
+            more.iter().map(|&(a, b, s)| (a, b, s, 1)),
+            &still,
+            SweepOrder::Sequential,
+            8,
+        );
         assert!(!c.reused);
         let mut taken = more.clone();
         taken[0].2 = true;
-        c.build(taken.iter().copied(), &still, SweepOrder::Sequential);
+        c.build(
+            taken.iter().map(|&(a, b, s)| (a, b, s, 1)),
+            &still,
+            SweepOrder::Sequential,
+            8,
+        );
         assert!(!c.reused);
         assert_eq!(c.overflow, [0]);
-        c.build(taken.iter().copied(), &still, SweepOrder::Colored);
+        c.build(
+            taken.iter().map(|&(a, b, s)| (a, b, s, 1)),
+            &still,
+            SweepOrder::Colored,
+            8,
+        );
         assert!(!c.reused);
-        c.build(taken.iter().copied(), &still, SweepOrder::Colored);
+        c.build(
+            taken.iter().map(|&(a, b, s)| (a, b, s, 1)),
+            &still,
+            SweepOrder::Colored,
+            8,
+        );
         assert!(c.reused);
         assert_eq!(c.overflow, [0]);
     }
@@ -581,11 +725,7 @@ mod tests {
         let fixed = vec![false; n];
         let pairs: Vec<(u32, u32)> = (1..n as u32).map(|i| (0, i)).collect();
         let mut c = Coloring::default();
-        c.build(
-            pairs.iter().map(|&(a, b)| (a, b, false)),
-            &fixed,
-            SweepOrder::Colored,
-        );
+        c.build(of(&pairs), &fixed, SweepOrder::Colored, 8);
         assert_eq!(c.used(), MAX_COLORS);
         assert_eq!(c.overflow.len(), n - 1 - MAX_COLORS);
     }

@@ -740,6 +740,11 @@ fn assign_slots(
     next as usize
 }
 
+/// Manifolds a list-scheduled level takes (`Coloring::list_schedule`): two groups,
+/// one unit of the sweep where they run as one eight-lane kernel (two on a CPU without
+/// AVX, where the layout is the same).
+const LEVEL_LANES: usize = 8;
+
 /// Whether unit `u` is marked stale (a unit past the marks is).
 #[inline(always)]
 fn is_stale(stale: &[bool], u: usize) -> bool {
@@ -1242,9 +1247,10 @@ impl WideContacts {
                 .manifold_points
                 .iter()
                 .zip(mins)
-                .map(|(&(s, _), m)| (m.a, m.b, taken(s))),
+                .map(|(&(s, n), m)| (m.a, m.b, taken(s), n)),
             &self.fixed,
             order,
+            LEVEL_LANES,
         );
         // A body's isotropic inverse inertia `c` (`I⁻¹ = c·1`; 0 for a fixed body), or
         // `None`: its `T_ang` blocks need the whole matrix.
@@ -2512,11 +2518,18 @@ mod tests {
     fn pairs_give_the_single_kernels_bits() {
         // `uneven_stacks`: velocity sweeps forward and backward, the last one carrying
         // the split pass and the sums, then split sweeps, with two groups per eight-lane
-        // kernel and with one group at a time.
-        let run = |kernel: PairKernel| {
+        // kernel and with one group at a time; its levels list-scheduled (a first
+        // colouring) and at their earliest (one made right after another), where a
+        // group left over at the end of a level pairs with one of the next.
+        let run = |kernel: PairKernel, earliest: bool| {
             let (mut bodies, mut store) = uneven_stacks();
             let mut wide = WideContacts {
                 pair_kernel: Some(kernel),
+                coloring: if earliest {
+                    Coloring::at_earliest_levels()
+                } else {
+                    Coloring::default()
+                },
                 ..WideContacts::default()
             };
             let params = BuildParams::for_tests(1.0 / 60.0);
@@ -2549,24 +2562,30 @@ mod tests {
             let bits = state_bits(&wide, &bodies);
             (bits, units)
         };
-        let (single, (units, _, _)) = run(PairKernel::none());
-        assert!(units.iter().all(|u| u[1] == u32::MAX));
-        assert!(single.iter().any(|&b| f32::from_bits(b) > 0.1));
         let kernels = PairKernel::available();
         if kernels.is_empty() {
             eprintln!("no AVX on this CPU: the pair kernel is not used");
         }
-        for kernel in kernels {
-            let (paired, (units, across, ragged)) = run(kernel);
-            let pairs = units.iter().filter(|u| u[1] != u32::MAX).count();
-            assert!(
-                pairs * 4 > units.len(),
-                "{pairs} pairs in {} units",
-                units.len()
-            );
-            assert!(across > 0, "no pair across two levels");
-            assert!(ragged > 0, "no pair of groups of different lengths");
-            assert_eq!(paired, single, "{kernel:?}");
+        for earliest in [false, true] {
+            let (single, (units, _, _)) = run(PairKernel::none(), earliest);
+            assert!(units.iter().all(|u| u[1] == u32::MAX));
+            assert!(single.iter().any(|&b| f32::from_bits(b) > 0.1));
+            for &kernel in &kernels {
+                let (paired, (units, across, ragged)) = run(kernel, earliest);
+                let pairs = units.iter().filter(|u| u[1] != u32::MAX).count();
+                assert!(
+                    pairs * 4 > units.len(),
+                    "{pairs} pairs in {} units",
+                    units.len()
+                );
+                // (A list-scheduled level takes manifolds of like point counts.)
+                assert!(across > 0 || !earliest, "no pair across two levels");
+                assert!(
+                    ragged > 0 || !earliest,
+                    "no pair of groups of different lengths"
+                );
+                assert_eq!(paired, single, "{kernel:?}, earliest levels {earliest}");
+            }
         }
     }
 
