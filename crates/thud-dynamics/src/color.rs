@@ -83,6 +83,8 @@ pub(crate) struct Coloring {
     alap: Vec<u32>,
     pending: Vec<u8>,
     ready: Vec<Vec<u32>>,
+    /// A bit per bucket of `ready`: set where the bucket holds a manifold.
+    filled: Vec<u64>,
     placed: Vec<u32>,
     /// Each manifold's point count (store order), and the manifolds a level takes in
     /// list scheduling.
@@ -263,8 +265,11 @@ impl Coloring {
         for r in &mut self.ready {
             r.clear();
         }
-        // The most urgent bucket that may hold a ready manifold, and how many wait.
-        let mut lo = levels;
+        // Which buckets hold a ready manifold (so that the scans below skip the empty
+        // ones a word at a time: ready manifolds lie far apart in a tall stack's
+        // buckets), and how many wait.
+        self.filled.clear();
+        self.filled.resize(levels.div_ceil(64), 0);
         let mut waiting = 0;
         for &(m, _, _) in pairs {
             let k = &self.links[m as usize];
@@ -273,7 +278,7 @@ impl Coloring {
             if p == 0 {
                 let a = self.alap[m as usize] as usize;
                 self.ready[a].push(m);
-                lo = lo.min(a);
+                self.filled[a / 64] |= 1 << (a % 64);
                 waiting += 1;
             }
         }
@@ -282,19 +287,17 @@ impl Coloring {
         let mut level = 0;
         while waiting > 0 {
             placed.clear();
-            while self.ready[lo].is_empty() {
-                lo += 1;
-            }
+            let Some(lo) = next_filled(&self.filled, 0) else {
+                break;
+            };
             let Some(first) = self.ready[lo].pop() else {
                 break;
             };
             placed.push(first);
             let most = self.points[first as usize];
             for any in [false, true] {
-                // Ready manifolds looked at (those placed were).
-                let mut seen = placed.len();
-                let mut j = lo;
-                while placed.len() < lanes && seen < waiting && j < levels {
+                let mut at = next_filled(&self.filled, lo);
+                while let Some(j) = at.filter(|_| placed.len() < lanes) {
                     let bucket = &mut self.ready[j];
                     let mut i = 0;
                     while i < bucket.len() && placed.len() < lanes {
@@ -305,9 +308,15 @@ impl Coloring {
                         } else {
                             i += 1;
                         }
-                        seen += 1;
                     }
-                    j += 1;
+                    at = next_filled(&self.filled, j + 1);
+                }
+            }
+            // (The buckets a level emptied.)
+            for &m in &placed {
+                let a = self.alap[m as usize] as usize;
+                if self.ready[a].is_empty() {
+                    self.filled[a / 64] &= !(1 << (a % 64));
                 }
             }
             waiting -= placed.len();
@@ -325,7 +334,7 @@ impl Coloring {
                         if *p == 0 {
                             let a = self.alap[nx as usize] as usize;
                             self.ready[a].push(nx);
-                            lo = lo.min(a);
+                            self.filled[a / 64] |= 1 << (a % 64);
                             waiting += 1;
                         }
                     }
@@ -395,6 +404,19 @@ impl Coloring {
             .iter()
             .rposition(|c| !c.is_empty())
             .map_or(0, |i| i + 1)
+    }
+}
+
+/// The first bucket at or after `from` whose bit is set in `filled`.
+fn next_filled(filled: &[u64], from: usize) -> Option<usize> {
+    let mut w = from / 64;
+    let mut bits = filled.get(w)? & (u64::MAX << (from % 64));
+    loop {
+        if bits != 0 {
+            return Some(w * 64 + bits.trailing_zeros() as usize);
+        }
+        w += 1;
+        bits = *filled.get(w)?;
     }
 }
 
@@ -576,6 +598,28 @@ mod tests {
         assert_eq!(sizes(&c), [2, 2, 1]);
         assert!([0, 1].iter().all(|m| c.colors[0].contains(m)));
         assert!([2, 3].iter().all(|m| c.colors[1].contains(m)));
+    }
+
+    #[test]
+    fn the_next_filled_bucket_is_found_across_words() {
+        let mut filled = vec![0u64; 3];
+        for b in [3, 64, 130] {
+            filled[b / 64] |= 1 << (b % 64);
+        }
+        let found: Vec<_> = [0, 3, 4, 64, 65, 130, 131, 500]
+            .map(|from| next_filled(&filled, from))
+            .into();
+        let want = [
+            Some(3),
+            Some(3),
+            Some(64),
+            Some(64),
+            Some(130),
+            Some(130),
+            None,
+            None,
+        ];
+        assert_eq!(found, want);
     }
 
     #[test]
