@@ -219,7 +219,9 @@ fn rows_are_kept_beside_a_kinematic_body_and_beside_a_joint_asleep_or_awake() {
         "{swung} against {built_swung}"
     );
     // With sleeping on, the column keeps its rows (awake, and asleep with nothing to
-    // build), falls asleep as when it builds them, and ends where that one does.
+    // build), falls asleep as when it builds them, and ends where that one does, to a
+    // few micrometres (between its solve substeps a unit whose bodies stood keeps its
+    // rows too, `World::refresh_rows`; one that builds every row refreshes them all).
     let run = |reuse_rows_within: f32| {
         let mut w = World::new(Settings {
             reuse_rows_within,
@@ -237,7 +239,7 @@ fn rows_are_kept_beside_a_kinematic_body_and_beside_a_joint_asleep_or_awake() {
     assert!(k > 100 && none == 0, "{k} {none}");
     for ((pk, sk), (pb, sb)) in with.into_iter().zip(without) {
         assert_eq!(sk, sb);
-        assert!((pk - pb).length() < 1e-6, "{pk} against {pb}");
+        assert!((pk - pb).length() < 1e-5, "{pk} against {pb}");
     }
 }
 

@@ -232,6 +232,7 @@ impl BodyBuilder {
             torque: Vec3::ZERO,
             colliders,
             collider_keys: SmallVec::new(),
+            extent: 0.0,
             kinematic_target: None,
             explicit_mass: self.mass,
         };
@@ -283,6 +284,9 @@ pub struct Body {
     pub(crate) colliders: Vec<Collider>,
     /// The colliders' slots in the world's collider arrays (broadphase keys).
     pub(crate) collider_keys: SmallVec<[u32; 2]>,
+    /// How far from the body's origin its colliders reach (m): the largest distance of
+    /// a corner of a collider's box in the body's frame (set when the world adds it).
+    pub(crate) extent: f32,
     pub(crate) kinematic_target: Option<Pose>,
     /// The builder's `.mass(m)` override, kept for kind changes.
     pub(crate) explicit_mass: Option<f32>,

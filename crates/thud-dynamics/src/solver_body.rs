@@ -8,6 +8,8 @@
 //! |---|---|---|---|
 //! | `dv` | [`Velocity`] (Δv, Δω) | 24 | every PGS row update (the only hot array) |
 //! | `pseudo` | [`Velocity`] | 24 | split-impulse position pass |
+//! | `moved` | [`Velocity`] (what the pose moved with, summed over the solve substeps since the lanes' separations last advanced) | 24 | solve-substep refresh |
+//! | `reach` | `f32` (how far from its centre of mass its colliders reach) | 4 | solve-substep refresh |
 //! | `vnc` | [`Velocity`] (v, ω without contact, the step's first solve substep) | 24 | Jacobian build, integration |
 //! | `vnc_now` | [`Velocity`] (the same, of the current solve substep) | 24 | solve-substep refresh |
 //! | `v0` | [`Velocity`] (u(t), start of step) | 24 | restitution (approach speed) |
@@ -85,6 +87,11 @@ pub(crate) struct Plain {
 pub(crate) struct SolverBodies {
     pub dv: Vec<Velocity>,
     pub pseudo: Vec<Velocity>,
+    pub moved: Vec<Velocity>,
+    pub reach: Vec<f32>,
+    /// Scratch of the solve-substep refresh: each body that stood since the lanes'
+    /// separations last advanced (`World::mark_still`).
+    pub still: Vec<bool>,
     pub vnc: Vec<Velocity>,
     pub vnc_now: Vec<Velocity>,
     pub v0: Vec<Velocity>,
@@ -162,6 +169,8 @@ impl SolverBodies {
     pub fn reset(&mut self) {
         self.dv.clear();
         self.pseudo.clear();
+        self.moved.clear();
+        self.reach.clear();
         self.vnc.clear();
         self.vnc_now.clear();
         self.v0.clear();
@@ -196,6 +205,8 @@ impl SolverBodies {
     ) -> u32 {
         self.dv.push(Velocity::ZERO);
         self.pseudo.push(Velocity::ZERO);
+        self.moved.push(Velocity::ZERO);
+        self.reach.push(0.0);
         self.v0.push(v0);
         self.inv_mass.push(inv_mass);
         self.inv_inertia.push(inv_inertia);

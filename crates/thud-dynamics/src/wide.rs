@@ -298,9 +298,10 @@ impl WideSlot {
 
 /// The solve-substep refresh of one group (`jacobian::refresh_point` four lanes at a
 /// time): each point's separation advances by `h·Jₙ·u` for the velocities `moved`
-/// the poses just moved with (`None`: they did not move, as at the start of a step that
-/// keeps its rows), then the normal row's `b̃` is its `J̃ₙ·Vnc` of the step's
-/// first substep plus the stabilization for that separation. The friction rows keep
+/// the poses moved with (`None`: they did not move, as at the start of a step that
+/// keeps its rows; without `advance` the separation is made so but not kept), then
+/// the normal row's `b̃` is its `J̃ₙ·Vnc` of the step's first substep plus the
+/// stabilization for that separation. The friction rows keep
 /// their `b̃`: the bodies' `dV` carries how far `Vnc` has moved since
 /// (`docs/dynamics.md`). Empty lanes (`D = 0`) stay zero.
 #[inline(always)]
@@ -311,21 +312,26 @@ fn refresh_group<V: Velocities + ?Sized>(
     moved: Option<&V>,
     h: f32,
     s: &BuildParams,
+    advance: bool,
 ) {
     let motion = moved.map(|m| (gather(m, g.a), gather(m, g.b)));
     let inv_dt = Vec4::splat(s.inv_dt);
     let half = g.half();
     for (slot, side) in slots.iter_mut().zip(side) {
         let rn = slot.rows[0].get(half);
+        let mut sep = side.sep;
         if let Some((ma, mb)) = &motion {
-            side.sep += Vec4::splat(h) * row_velocity_raw(&rn, &g.dir[0], ma, mb);
+            sep += Vec4::splat(h) * row_velocity_raw(&rn, &g.dir[0], ma, mb);
+            if advance {
+                side.sep = sep;
+            }
         }
         // The build's own `1/D` (0 in empty lanes).
         let inv_dn = rn.inv_d;
-        let correction = (Vec4::splat(s.erp) * (-side.sep - Vec4::splat(s.slop)) * inv_dt)
+        let correction = (Vec4::splat(s.erp) * (-sep - Vec4::splat(s.slop)) * inv_dt)
             .clamp(Vec4::ZERO, Vec4::splat(s.max_correction));
-        let open = side.sep.cmpgt(Vec4::ZERO);
-        let speculative = Vec4::select(open, side.sep * inv_dt * inv_dn, Vec4::ZERO);
+        let open = sep.cmpgt(Vec4::ZERO);
+        let speculative = Vec4::select(open, sep * inv_dt * inv_dn, Vec4::ZERO);
         let push = Vec4::select(open, Vec4::ZERO, correction * inv_dn);
         let b = &mut slot.rows[0].b[half & 1];
         if s.split {
@@ -1555,6 +1561,7 @@ impl WideContacts {
         moved: Option<&[Velocity]>,
         h: f32,
         params: &BuildParams,
+        advance: bool,
     ) -> bool {
         let Some((ra, rb)) = self.same_length_pair([g0, g1], false) else {
             return false;
@@ -1562,6 +1569,7 @@ impl WideContacts {
         let (a, b) = (&self.groups[g0], &self.groups[g1]);
         let side = two_mut(&mut self.side, ra, rb);
         let slots = &mut self.slots[a.slots()];
+        let moved = moved.map(|m| (m, advance));
         self.pairs.refresh([a, b], slots, side, moved, h, params)
     }
 
@@ -2036,16 +2044,27 @@ impl WideContacts {
     }
 
     /// Between two solve substeps of `h` (see [`refresh_group`]): `moved` holds each
-    /// body's velocity of the substep just solved (`None`: no motion, the separations
-    /// as they are). With `lambda_from` the lanes also take the store's λ. The split
-    /// pass starts from zero.
+    /// body's velocities of the substeps solved since the separations last advanced,
+    /// summed (`None`: no motion, the separations as they are). With `still` (by
+    /// solver body), the separations stay where they are, `moved` goes on summing, and
+    /// only the units with a body not marked still take new rows, from the separations
+    /// as `moved` leaves them. With `lambda_from` the lanes also take the store's λ.
+    /// The split pass starts from zero.
     pub fn refresh(
         &mut self,
         moved: Option<&[Velocity]>,
         h: f32,
         params: &BuildParams,
         lambda_from: Option<&ContactStore>,
+        still: Option<&[bool]>,
     ) {
+        let advance = still.is_none();
+        let stood = |g: &Group| {
+            still.is_some_and(|still| {
+                let at = |i: u32| still.get(i as usize).copied().unwrap_or(false);
+                g.a.iter().chain(&g.b).all(|&i| at(i))
+            })
+        };
         let (kernel, pool) = (self.pairs, self.pool);
         if self.shared {
             // One thread (pairs share slots only then): two groups that share their
@@ -2056,12 +2075,17 @@ impl WideContacts {
                 || {
                     for u in 0..self.units.len() {
                         let [g0, g1] = self.units[u].map(|g| g as usize);
-                        if self.refresh_pair([g0, g1], moved, h, params) {
+                        let groups = || [g0, g1].into_iter().filter_map(|g| self.groups.get(g));
+                        if !advance && groups().all(stood) {
+                            continue;
+                        }
+                        if self.refresh_pair([g0, g1], moved, h, params, advance) {
                             continue;
                         }
                         for g in [g0, g1].into_iter().filter_map(|g| self.groups.get(g)) {
                             let side = &mut self.side[g.range()];
-                            refresh_group(g, &mut self.slots[g.slots()], side, moved, h, params);
+                            let slots = &mut self.slots[g.slots()];
+                            refresh_group(g, slots, side, moved, h, params, advance);
                         }
                     }
                 },
@@ -2069,12 +2093,21 @@ impl WideContacts {
         } else {
             let (groups, rows) = self.groups_and_rows();
             wide_build::each_group(pool, groups, rows, &|g, rows| {
-                kernel.run(
-                    #[inline(always)]
-                    || refresh_group(g, rows.slots, rows.side, moved, h, params),
-                );
+                if !stood(g) {
+                    kernel.run(
+                        #[inline(always)]
+                        || refresh_group(g, rows.slots, rows.side, moved, h, params, advance),
+                    );
+                }
             });
         }
+        self.refresh_lambdas(lambda_from);
+    }
+
+    /// What [`refresh`](Self::refresh) does besides the rows, for a substep whose rows
+    /// stay as they are: with `lambda_from` the lanes take the store's λ; the split pass
+    /// starts from zero.
+    pub fn refresh_lambdas(&mut self, lambda_from: Option<&ContactStore>) {
         if let Some(store) = lambda_from {
             for g in &self.groups {
                 let slots = &mut self.slots[g.slots()];
@@ -2677,7 +2710,7 @@ mod tests {
                 .collect();
             for split in [true, false] {
                 let params = BuildParams { split, ..params };
-                wide.refresh(Some(&moved), 1.0 / 240.0, &params, None);
+                wide.refresh(Some(&moved), 1.0 / 240.0, &params, None, None);
                 rows(&wide, &mut bits);
             }
             let same_length = wide
@@ -3101,7 +3134,7 @@ mod tests {
         }
         bodies.start_dv();
         let moved = vec![Velocity::ZERO; bodies.len()];
-        wide.refresh(Some(&moved), dt, &s, None);
+        wide.refresh(Some(&moved), dt, &s, None, None);
         store.refresh(&s);
         let mut lanes = store.clone();
         wide.rows_into(&mut lanes);
@@ -3124,6 +3157,85 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn separations_advance_from_the_motion_summed_since_and_stood_units_keep_their_rows() {
+        // Three solve substeps' motions: advancing the separations after each, and
+        // leaving them where the rows were made while the units take new rows from the
+        // motion summed so far, then advancing by the whole sum, end with the same
+        // separations and normal rows (to rounding). With every body marked still, no
+        // row changes.
+        let dt = 1.0 / 60.0;
+        let h = dt / 4.0;
+        let s = BuildParams::for_tests(h);
+        let (bodies, store) = scene(dt);
+        let n = bodies.len();
+        let motion = |k: f32| -> Vec<Velocity> {
+            (0..n)
+                .map(|i| {
+                    let x = i as f32 + k;
+                    Velocity {
+                        lin: Vec3::new(0.02 * x.sin(), -0.05 * k, 0.01 * x.cos()),
+                        ang: Vec3::new(0.1 * x.cos(), 0.05, -0.08 * x.sin()),
+                    }
+                })
+                .collect()
+        };
+        let u = [motion(1.0), motion(2.0), motion(3.0)];
+        let packed = || {
+            let mut wide = WideContacts::default();
+            wide.pack(&store, &bodies, SweepOrder::Sequential, 3, &s, None);
+            wide
+        };
+        let normal_b = |w: &WideContacts| -> Vec<f32> {
+            w.groups
+                .iter()
+                .flat_map(|g| {
+                    w.slots[g.slots()]
+                        .iter()
+                        .map(|slot| slot.rows[0].get(g.half()).b)
+                })
+                .flat_map(|b| b.to_array())
+                .collect()
+        };
+        let seps = |w: &WideContacts| -> Vec<f32> {
+            w.side.iter().flat_map(|x| x.sep.to_array()).collect()
+        };
+        let mut each = packed();
+        for m in &u {
+            each.refresh(Some(m), h, &s, None, None);
+        }
+        let mut summed = packed();
+        let moving = vec![false; n];
+        let mut sum = vec![Velocity::ZERO; n];
+        for (k, m) in u.iter().enumerate() {
+            for (t, x) in sum.iter_mut().zip(m) {
+                t.lin += x.lin;
+                t.ang += x.ang;
+            }
+            let still = (k < 2).then_some(&moving[..]);
+            summed.refresh(Some(&sum), h, &s, None, still);
+        }
+        let close = |a: &[f32], b: &[f32]| {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| (x - y).abs() <= 1e-6 * (1.0 + x.abs()))
+        };
+        assert!(
+            seps(&each)
+                .iter()
+                .zip(&seps(&packed()))
+                .any(|(a, b)| a != b)
+        );
+        assert!(close(&seps(&each), &seps(&summed)));
+        assert!(close(&normal_b(&each), &normal_b(&summed)));
+        // Every body still: the rows and separations stay as packed.
+        let mut stood = packed();
+        stood.refresh(Some(&u[0]), h, &s, None, Some(&vec![true; n]));
+        assert_eq!(seps(&stood), seps(&packed()));
+        assert_eq!(normal_b(&stood), normal_b(&packed()));
     }
 
     #[test]

@@ -221,14 +221,15 @@ impl PairKernel {
 
     /// The solve-substep refresh of two groups that share their `slots` (`g[0]` in half
     /// 0, `g[1]` in half 1) and have as many wide points each, with their `side` data:
-    /// `wide::refresh_group` of each, with the same bits, eight lanes at a time.
+    /// `wide::refresh_group` of each, with the same bits, eight lanes at a time
+    /// (`moved`: the motion and whether the separations advance by it).
     /// Returns false, refreshing nothing, where the CPU has no eight-lane kernel.
     pub(crate) fn refresh(
         self,
         g: [&Group; 2],
         slots: &mut [WideSlot],
         side: [&mut [WideSide]; 2],
-        moved: Option<&[Velocity]>,
+        moved: Option<(&[Velocity], bool)>,
         h: f32,
         params: &BuildParams,
     ) -> bool {
@@ -240,16 +241,16 @@ impl PairKernel {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => unsafe {
                 match moved {
-                    Some(m) => refresh_pair_avx512::<false>(g, slots, side, m, h, params),
-                    None => refresh_pair_avx512::<true>(g, slots, side, &[], h, params),
+                    Some((m, a)) => refresh_pair_avx512::<false>(g, slots, side, m, h, params, a),
+                    None => refresh_pair_avx512::<true>(g, slots, side, &[], h, params, true),
                 }
             },
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx => unsafe {
                 match moved {
-                    Some(m) => refresh_pair_avx::<false>(g, slots, side, m, h, params),
-                    None => refresh_pair_avx::<true>(g, slots, side, &[], h, params),
+                    Some((m, a)) => refresh_pair_avx::<false>(g, slots, side, m, h, params, a),
+                    None => refresh_pair_avx::<true>(g, slots, side, &[], h, params, true),
                 }
             },
             Isa::None => {
@@ -1029,7 +1030,8 @@ mod kernel {
             /// The solve-substep refresh of two groups that share their slots and have
             /// as many wide points each (see `PairKernel::refresh`): `wide::refresh_group`
             /// of each, eight lanes at a time, with the same bits. `STILL`: no motion
-            /// (`moved` is not read), only the rows' `b̃` from the separations.
+            /// (`moved` is not read), only the rows' `b̃` from the separations;
+            /// `advance`: the separations move to where `moved` leaves them.
             ///
             /// # Safety
             ///
@@ -1042,6 +1044,7 @@ mod kernel {
                 moved: &[Velocity],
                 h: f32,
                 s: &BuildParams,
+                advance: bool,
             ) {
                 let motion = (!STILL).then(|| {
                     let ma = gather8!(moved, g[0].a, g[1].a);
@@ -1084,7 +1087,7 @@ mod kernel {
                         b_vel.add(speculative.sub(push)).store(&mut row.b);
                         None
                     };
-                    if !STILL {
+                    if !STILL && advance {
                         (s0.sep, s1.sep) = (sep.lo(), sep.hi());
                     }
                     if let Some(split_b) = split_b {

@@ -251,7 +251,10 @@ impl World {
         let moving = body.kind != BodyKind::Static;
         let pose = body.pose;
         let mut keys = smallvec::SmallVec::new();
+        let mut extent = 0.0f32;
         for (c, shape) in body.colliders.iter().zip(shapes) {
+            let local = shape.aabb(&c.pose());
+            extent = extent.max(local.min.abs().max(local.max.abs()).length());
             let world = pose.mul(c.pose());
             let aabb = shape.aabb(&world).expanded(self.settings.contact_margin);
             let key = self
@@ -261,6 +264,7 @@ impl World {
             keys.push(key);
         }
         body.collider_keys = keys;
+        body.extent = extent;
         let n = self.bodies.capacity();
         self.moving.resize(n, false);
         self.dynamic.resize(n, false);
@@ -679,7 +683,7 @@ impl World {
         self.timed(Stage::BuildJacobians, |w| w.build_jacobians(hs, h));
         for k in 0..n {
             if k > 0 {
-                self.timed(Stage::BuildJacobians, |w| w.refresh_rows(hs));
+                self.timed(Stage::BuildJacobians, |w| w.refresh_rows(hs, k + 1 == n));
             }
             self.timed(Stage::WarmStart, |w| w.warm_start(k == 0));
             self.timed(Stage::Solve, |w| w.solve(k == 0, k + 1 == n));
@@ -946,6 +950,7 @@ impl World {
                     };
                     let k = self.solver.push(slot, u0, vnc, b.inv_mass, inv_i, com);
                     self.solver.accel[k as usize] = plain;
+                    self.solver.reach[k as usize] = b.extent + b.local_com.length();
                     k
                 }
                 BodyKind::Kinematic => {
@@ -953,7 +958,9 @@ impl World {
                         Some(t) => kinematic_velocity(b, t, step_h),
                         None => u0,
                     };
-                    self.solver.push(slot, u, u, 0.0, Mat3::ZERO, com)
+                    let k = self.solver.push(slot, u, u, 0.0, Mat3::ZERO, com);
+                    self.solver.reach[k as usize] = b.extent + b.local_com.length();
+                    k
                 }
             };
             self.solver_of[slot as usize] = index;
@@ -1101,6 +1108,7 @@ impl World {
                 };
                 let sb = &mut self.solver;
                 sb.pseudo[k] = Velocity::ZERO;
+                sb.moved[k] = Velocity::ZERO;
                 sb.com[k] = com_at(&b.pose, b.local_com);
                 sb.v0[k] = u;
                 let (now, dv) = (&mut sb.vnc_now[k], &mut sb.dv[k]);
@@ -1116,6 +1124,7 @@ impl World {
             // this pass, while the body is in cache. A step that builds after all resets
             // the solver bodies first, so none of it stays.
             self.solver.pseudo[k] = Velocity::ZERO;
+            self.solver.moved[k] = Velocity::ZERO;
             self.solver.accel[k] = plain_accel(b, s);
             if !b.isotropic {
                 let rot = Mat3::from_quat(b.pose.rotation);
@@ -1252,7 +1261,7 @@ impl World {
         }
         (self.stale_units, self.moved_manifolds) = (stale, moved);
         self.wide.resync(&self.contacts);
-        self.wide.refresh(None, h, &params, None);
+        self.wide.refresh(None, h, &params, None, None);
         if exact {
             // The exact islands' scalar rows, as the build makes them (the warm start
             // puts the overflow's impulses into `dV`).
@@ -1437,7 +1446,7 @@ impl World {
     /// (`dV += Vnc_{k+1} − Vnc_k`), which the row update reads anyway:
     /// `b̃ + J̃·(Vnc_k − Vnc₀ + T·λ) = J̃·Vnc_k + J̃·T·λ` for every row, so only the
     /// normal rows' stabilization needs rewriting (`docs/dynamics.md`).
-    fn refresh_rows(&mut self, h: f32) {
+    fn refresh_rows(&mut self, h: f32, last: bool) {
         // The bodies took their new velocities and centres of mass in the `integrate`
         // just before (`next_substep_body`), while each was at hand.
         let s = &self.settings;
@@ -1455,9 +1464,29 @@ impl World {
             self.build_joint_rows(h);
             pgs::warm_start_joints(&self.joint_rows.rows, &mut self.solver.dv);
         }
+        // The lanes' separations advance by the bodies' motion (summed since they last
+        // did) before the last solve substep, whose split pass reads their
+        // stabilization, and on every substep where the stabilization enters the
+        // velocity rows or a split pass follows each. In between only the units with a
+        // body that has moved far enough since (`Settings::reuse_rows_within`) take new
+        // rows, from their separations as the motion leaves them; a unit of bodies that
+        // stood keeps its rows, as a step that keeps its rows does.
+        let (s, margin) = (&self.settings, self.settings.contact_margin);
+        let advance = last || !params.split || s.split_every_substep || s.reuse_rows_within == 0.0;
+        let moved = !advance && mark_still(&mut self.solver, h, s.reuse_rows_within, margin);
         let lambda_from = self.store_lambda_changed.then_some(&self.contacts);
-        self.wide
-            .refresh(Some(&self.solver.pseudo), h, &params, lambda_from);
+        if advance {
+            self.wide
+                .refresh(Some(&self.solver.moved), h, &params, lambda_from, None);
+            self.solver.moved.fill(Velocity::ZERO);
+        } else if moved {
+            let sb = &self.solver;
+            let still = Some(&sb.still[..]);
+            self.wide
+                .refresh(Some(&sb.moved), h, &params, lambda_from, still);
+        } else {
+            self.wide.refresh_lambdas(lambda_from);
+        }
         self.solver.pseudo.fill(Velocity::ZERO);
     }
 
@@ -1805,6 +1834,34 @@ fn collider_box(colliders: &ColliderSet, k: u32, b: &Body, margin: f32) -> (Pose
     (pose, colliders.shapes[ki].aabb(&pose).expanded(margin))
 }
 
+/// Mark in `SolverBodies::still` each solver body whose motion summed since the
+/// lanes' separations last advanced (`SolverBodies::moved`, over solve substeps of
+/// `h`) cannot have moved a contact point on it by more than `distance`:
+/// `h·(|Δv| + |Δω|·(reach + margin))`, the point at most its colliders' reach and the
+/// contact margin from its centre of mass (tested without roots as
+/// `2·(|Δv|² + |Δω|²·r²) ≤ (distance/h)²`, which implies it). Returns whether some
+/// body is not still.
+fn mark_still(sb: &mut SolverBodies, h: f32, distance: f32, margin: f32) -> bool {
+    let limit = distance / h;
+    let limit2 = 0.5 * limit * limit;
+    let n = sb.len();
+    sb.still.clear();
+    sb.still.resize(n, true);
+    let mut moving = false;
+    for i in 1..n {
+        let (u, f) = (sb.moved[i], sb.frame_of[i]);
+        let ang = match sb.frames.get(f as usize) {
+            Some(frame) => frame.l * u.ang,
+            None => u.ang,
+        };
+        let r = sb.reach[i] + margin;
+        let still = u.lin.length_squared() + ang.length_squared() * (r * r) <= limit2;
+        sb.still[i] = still;
+        moving |= !still;
+    }
+    moving
+}
+
 #[inline(always)]
 fn next_substep_body(
     sb: &mut SolverBodies,
@@ -1817,6 +1874,10 @@ fn next_substep_body(
     let (vnc, dv, p) = (sb.vnc[i], sb.dv[i], &mut sb.pseudo[i]);
     p.lin += vnc.lin + dv.lin;
     p.ang += vnc.ang + dv.ang;
+    let (lin, ang) = (p.lin, p.ang);
+    let m = &mut sb.moved[i];
+    m.lin += lin;
+    m.ang += ang;
     velocity_without_contact_at(sb, i, b, s, h, now);
 }
 
