@@ -209,8 +209,11 @@ pub struct Settings {
     /// built — the rows of the manifolds that moved are built
     /// again, every row where more than half did, and all of them at least every
     /// 64 steps. The rows' `b̃` are made again from the new separations and velocities
-    /// as between solve substeps. Default 0.1 mm; 0 builds every row every step
-    /// (`docs/dynamics.md`, *Rows kept across steps*).
+    /// as between solve substeps. Between solve substeps (but before the last), the
+    /// rows of units whose bodies cannot have moved a contact point by more than this
+    /// distance since the separations last advanced stay as they are (`docs/dynamics.md`,
+    /// *Solve substeps*). Default 0.1 mm; 0 builds every row every step and refreshes
+    /// every row between solve substeps (`docs/dynamics.md`, *Rows kept across steps*).
     pub reuse_rows_within: f32,
 }
 
