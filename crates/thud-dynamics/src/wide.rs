@@ -1888,7 +1888,7 @@ impl WideContacts {
 
     /// Whether no joint row moves a body the groups move (a pendulum, a ragdoll apart
     /// from the stacks): its sweeps may then run beside the groups' in any order.
-    fn joints_apart(&self, joints: &[crate::joint::rows::JointRow]) -> bool {
+    pub(crate) fn joints_apart(&self, joints: &[crate::joint::rows::JointRow]) -> bool {
         let free = |k: u32| !self.in_groups.get(k as usize).copied().unwrap_or(true);
         joints.iter().all(|j| free(j.a) && free(j.b))
     }
@@ -2389,7 +2389,9 @@ impl WideContacts {
         let mut iterations = iterations;
         if fused {
             // The groups' part of the first sweep ran inside the last velocity sweep (a
-            // world without joint rows).
+            // world without joint rows, or with joint rows apart from the groups: theirs
+            // now, as before the groups', on other bodies).
+            pgs::split_sweep_joints(&joints.rows, &mut joints.split_lambda, pseudo);
             self.split_overflow(store, pseudo);
             pseudo[0] = Velocity::ZERO;
             iterations = iterations.saturating_sub(1);

@@ -1536,7 +1536,10 @@ impl World {
         let split = s.penetration == PenetrationMode::SplitImpulse
             && split_iterations > 0
             && (last || self.split_passes == 1);
-        let fused = split && fuses && joints == 0;
+        // (Joint rows apart from the groups, which share no movable body with them, take
+        // their split rows' first sweep after the groups' as well as before.)
+        let joints_apart = joints == 0 || self.wide.joints_apart(&self.joint_rows.rows);
+        let fused = split && fuses && joints_apart;
         let summed = fuses && !in_store;
         // On the step's last substep the lanes' λ and sums go back to the narrowphase in
         // that same sweep too (else `integrate` writes them back).
