@@ -1841,12 +1841,9 @@ fn collider_box(colliders: &ColliderSet, k: u32, b: &Body, margin: f32) -> (Pose
 /// lanes' separations last advanced (`SolverBodies::moved`, over solve substeps of
 /// `h`) cannot have moved a contact point on it by more than `distance`:
 /// `h·(|Δv| + |Δω|·(reach + margin))`, the point at most its colliders' reach and the
-/// contact margin from its centre of mass (tested without roots as
-/// `2·(|Δv|² + |Δω|²·r²) ≤ (distance/h)²`, which implies it). Returns whether some
-/// body is not still.
+/// contact margin from its centre of mass. Returns whether some body is not still.
 fn mark_still(sb: &mut SolverBodies, h: f32, distance: f32, margin: f32) -> bool {
     let limit = distance / h;
-    let limit2 = 0.5 * limit * limit;
     let n = sb.len();
     sb.still.clear();
     sb.still.resize(n, true);
@@ -1858,7 +1855,7 @@ fn mark_still(sb: &mut SolverBodies, h: f32, distance: f32, margin: f32) -> bool
             None => u.ang,
         };
         let r = sb.reach[i] + margin;
-        let still = u.lin.length_squared() + ang.length_squared() * (r * r) <= limit2;
+        let still = u.lin.length() + ang.length() * r <= limit;
         sb.still[i] = still;
         moving |= !still;
     }
