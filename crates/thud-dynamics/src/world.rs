@@ -1471,9 +1471,10 @@ impl World {
         // body that has moved far enough since (`Settings::reuse_rows_within`) take new
         // rows, from their separations as the motion leaves them; a unit of bodies that
         // stood keeps its rows, as a step that keeps its rows does.
-        let (s, margin) = (&self.settings, self.settings.contact_margin);
+        let s = &self.settings;
         let advance = last || !params.split || s.split_every_substep || s.reuse_rows_within == 0.0;
-        let moved = !advance && mark_still(&mut self.solver, h, s.reuse_rows_within, margin);
+        let moved =
+            !advance && mark_still(&mut self.solver, h, s.reuse_rows_within, s.contact_margin);
         let lambda_from = self.store_lambda_changed.then_some(&self.contacts);
         if advance {
             self.wide
@@ -2051,6 +2052,52 @@ fn kinematic_velocity(b: &Body, target: Pose, h: f32) -> Velocity {
 mod tests {
     use super::*;
     use crate::{BodyBuilder, Collider};
+
+    /// A body stands while `h·(|Δv| + |Δω|·(reach + margin))` stays within the distance:
+    /// a slide or a turn just past it moves it, one just within does not, and a body in
+    /// its own angular frame is judged by its world angular velocity `L·ω̃`.
+    #[test]
+    fn a_body_stands_while_its_contact_points_cannot_have_moved_the_distance() {
+        let (h, distance, margin) = (0.01, 1e-4, 0.02);
+        let mut sb = SolverBodies::default();
+        sb.reset();
+        let lin = |x: f32| Velocity {
+            lin: Vec3::new(x, 0.0, 0.0),
+            ang: Vec3::ZERO,
+        };
+        let ang = |w: f32| Velocity {
+            lin: Vec3::ZERO,
+            ang: Vec3::new(0.0, w, 0.0),
+        };
+        // (reach 0.48 + margin 0.02 = 0.5 m: |Δω| of 0.02 rad/s moves a point 1e-4 m.)
+        let moved = [
+            lin(0.0099),
+            lin(0.0101),
+            ang(0.0198),
+            ang(0.0202),
+            ang(0.0198),
+        ];
+        for (i, m) in moved.into_iter().enumerate() {
+            let k = sb.push(i as u32, m, m, 1.0, Mat3::IDENTITY, Vec3::ZERO) as usize;
+            sb.moved[k] = m;
+            sb.reach[k] = 0.48;
+        }
+        // The last body in a frame that doubles its angular velocity in the world.
+        sb.frame_of[5] = 0;
+        sb.frames.push(crate::solver_body::Frame {
+            l: Mat3::from_diagonal(Vec3::splat(2.0)),
+            lt: Mat3::from_diagonal(Vec3::splat(2.0)),
+            inv: Mat3::from_diagonal(Vec3::splat(0.5)),
+        });
+        assert!(mark_still(&mut sb, h, distance, margin));
+        assert_eq!(sb.still, [true, true, false, true, false, false]);
+        // Nothing moving: nothing to refresh.
+        for m in &mut sb.moved {
+            *m = Velocity::ZERO;
+        }
+        assert!(!mark_still(&mut sb, h, distance, margin));
+        assert!(sb.still.iter().all(|&s| s));
+    }
 
     /// A wall of boxes too large for the exact mode and, beside it, a column it takes:
     /// the step builds scalar rows for the column's points only, and ends every step in
