@@ -724,6 +724,7 @@ pub(crate) mod tests {
             let parallel = wide.schedules();
             let mut joints = JointRows::default();
             wide.solve(
+                None,
                 &mut store,
                 &mut joints.rows,
                 &mut bodies.dv,
@@ -748,6 +749,7 @@ pub(crate) mod tests {
                 write: None,
             };
             wide.solve(
+                None,
                 &mut store,
                 &mut [],
                 &mut bodies.dv,

@@ -147,4 +147,12 @@ impl StepStats {
     pub(crate) fn add_time(&mut self, stage: Stage, d: Duration) {
         self.stages[stage as usize].1 += d;
     }
+
+    /// Count `d` of the time stage `from` took as `to`'s (work one stage did for
+    /// another, such as the solve refreshing rows as it sweeps them).
+    pub(crate) fn move_time(&mut self, from: Stage, to: Stage, d: Duration) {
+        let d = d.min(self.stages[from as usize].1);
+        self.stages[from as usize].1 -= d;
+        self.stages[to as usize].1 += d;
+    }
 }

@@ -63,6 +63,8 @@
 //! sweep follows a few tiles behind the last one, in the same per-body order, so a
 //! tile's rows serve every sweep while they are in cache.
 
+use std::time::{Duration, Instant};
+
 use glam::{BVec4A, Mat3, Vec4};
 
 use crate::color::Coloring;
@@ -296,6 +298,16 @@ impl WideSlot {
     }
 }
 
+/// Whether every body of group `g` is marked in `still` (by solver body; never
+/// without it).
+#[inline(always)]
+fn stood(g: &Group, still: Option<&[bool]>) -> bool {
+    still.is_some_and(|still| {
+        let at = |i: u32| still.get(i as usize).copied().unwrap_or(false);
+        g.a.iter().chain(&g.b).all(|&i| at(i))
+    })
+}
+
 /// The solve-substep refresh of one group (`jacobian::refresh_point` four lanes at a
 /// time): each point's separation advances by `h·Jₙ·u` for the velocities `moved`
 /// the poses moved with (`None`: they did not move, as at the start of a step that
@@ -371,6 +383,19 @@ pub(crate) struct WriteBack<'a> {
     /// (`ContactStore::manifold_source`).
     pub source: &'a [u32],
     pub manifolds: &'a mut [thud_collide::PairManifold],
+}
+
+/// A refresh of the rows between solve substeps, or at the start of a step that keeps
+/// its rows ([`WideContacts::refresh`]): `moved` holds each body's summed
+/// velocities since the separations last advanced (`None`: no motion), `still` the
+/// bodies that stood (`None`: every separation advances). [`WideContacts::solve`]
+/// runs it unit by unit right before each unit's first sweep, where it can.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Refresh<'a> {
+    pub moved: Option<&'a [Velocity]>,
+    pub h: f32,
+    pub params: &'a BuildParams,
+    pub still: Option<&'a [bool]>,
 }
 
 /// The narrowphase's manifolds as the write-back reaches them, one at a time: a slice
@@ -669,6 +694,14 @@ pub(crate) struct WideContacts {
     apart: Vec<bool>,
     /// Sweep in plain order, one sweep after the other (tests compare the two).
     no_wavefront: bool,
+    /// Refresh unit by unit inside the sweeps from this many bytes of rows on instead
+    /// of `FUSED_REFRESH_BYTES` (tests compare the two ways), and how many solves did.
+    #[cfg(test)]
+    pub(crate) fused_refresh: (Option<usize>, usize),
+    /// Time the solves spent refreshing rows since
+    /// [`take_refresh_time`](Self::take_refresh_time) (a step's stages count it with
+    /// the build's).
+    refresh_time: Duration,
     /// Each solver body that a group's lanes can move (the bodies the sweeps over the
     /// groups write): joint rows on none of them run beside the wavefront
     /// ([`joints_apart`](Self::joints_apart)).
@@ -745,6 +778,13 @@ fn assign_slots(
     }
     next as usize
 }
+
+/// From this many bytes of rows on, a solve refreshes each unit's rows right before
+/// its first sweep instead of in a pass before the sweeps ([`WideContacts::solve`]):
+/// rows beyond a core's cache then come in once for both instead of twice. Below it
+/// the pass of their own is faster (`pyramid_40`, about 1 MB of rows: step +0.7 %
+/// fused; `pyramid_100`, about 6.5 MB: −3 %).
+const FUSED_REFRESH_BYTES: usize = 3 << 20;
 
 /// Manifolds a list-scheduled level takes (`Coloring::list_schedule`): two groups,
 /// one unit of the sweep where they run as one eight-lane kernel (two on a CPU without
@@ -1786,10 +1826,16 @@ impl WideContacts {
     }
 
     /// `iterations` sweeps, alternating direction when `symmetric`, with the friction
-    /// rows in the sweeps [`pgs::friction_sweep`] gives for `friction_stride`.
+    /// rows in the sweeps [`pgs::friction_sweep`] gives for `friction_stride` — after the
+    /// refresh of the rows `fresh` ([`refresh`](Self::refresh)), if any. In the serial
+    /// wavefront each unit is refreshed right before its first sweep, while its rows
+    /// come into the core's cache for it; elsewhere all of them first. A unit's refresh
+    /// reads only its own rows and the bodies' motion, which no sweep changes, so the
+    /// bits are the same either way.
     #[allow(clippy::too_many_arguments)]
     pub fn solve(
         &mut self,
+        fresh: Option<Refresh<'_>>,
         store: &mut ContactStore,
         joints: &mut [crate::joint::rows::JointRow],
         dv: &mut [Velocity],
@@ -1804,7 +1850,7 @@ impl WideContacts {
             // without it, then its own.
             let overflow = std::mem::take(&mut self.coloring.overflow);
             let sweeps = (iterations, friction_stride);
-            self.solve(store, joints, dv, sweeps, omega, symmetric, last);
+            self.solve(fresh, store, joints, dv, sweeps, omega, symmetric, last);
             self.coloring.overflow = overflow;
             for _ in 0..k {
                 self.overflow(store, dv, omega, false);
@@ -1813,7 +1859,35 @@ impl WideContacts {
             return;
         }
         self.split_written |= last.split.is_some();
-        if self.parallel(joints.len()) && !symmetric {
+        let sweeps = (iterations, friction_stride);
+        let apart = self.joints_apart(joints);
+        // Joint rows on bodies the groups move (a ragdoll or a chain lying among the
+        // boxes) run inside the wavefront, in each sweep before its units as in the
+        // plain order, and an overflow set apart from the groups and from them after
+        // it (a step that does not sweep the exact mode's islands apart: one where a
+        // point bounces); joint rows on an overflow body keep the plain order.
+        let inside = !apart && self.clear_of_overflow(joints);
+        let parallel = self.parallel(joints.len()) && !symmetric;
+        let wavefront =
+            !parallel && iterations > 1 && !symmetric && (apart || inside) && self.wavefront();
+        // Rows that stay in a core's cache are refreshed faster in a pass of their own.
+        #[cfg(test)]
+        let from = self.fused_refresh.0.unwrap_or(FUSED_REFRESH_BYTES);
+        #[cfg(not(test))]
+        let from = FUSED_REFRESH_BYTES;
+        let large = self.slots.len() * std::mem::size_of::<WideSlot>() >= from;
+        let fuse = wavefront && large;
+        if let Some(r) = fresh.as_ref().filter(|_| !fuse) {
+            let t0 = Instant::now();
+            self.refresh(r);
+            self.refresh_time += t0.elapsed();
+        }
+        let fresh = fresh.filter(|_| fuse);
+        #[cfg(test)]
+        {
+            self.fused_refresh.1 += usize::from(fresh.is_some());
+        }
+        if parallel {
             let sweep = Units {
                 units: &self.units,
                 groups: &self.groups,
@@ -1839,21 +1913,14 @@ impl WideContacts {
             dv[0] = Velocity::ZERO;
             return;
         }
-        let sweeps = (iterations, friction_stride);
-        let apart = self.joints_apart(joints);
-        // Joint rows on bodies the groups move (a ragdoll or a chain lying among the
-        // boxes) run inside the wavefront, in each sweep before its units as in the
-        // plain order, and an overflow set apart from the groups and from them after
-        // it (a step that does not sweep the exact mode's islands apart: one where a
-        // point bounces); joint rows on an overflow body keep the plain order.
-        let inside = !apart && self.clear_of_overflow(joints);
-        if iterations > 1 && !symmetric && (apart || inside) && self.wavefront() {
+        if wavefront {
             let within = inside.then_some(&mut *joints);
+            let fresh = fresh.as_ref();
             if omega == 1.0 {
-                self.wavefront_sweeps(dv, sweeps, omega, GaussSeidel, within, last);
+                self.wavefront_sweeps(dv, sweeps, omega, GaussSeidel, within, last, fresh);
             } else {
                 let w = Sor(Vec4::splat(omega));
-                self.wavefront_sweeps(dv, sweeps, omega, w, within, last);
+                self.wavefront_sweeps(dv, sweeps, omega, w, within, last, fresh);
             }
             dv[0] = Velocity::ZERO;
             if inside {
@@ -1924,6 +1991,9 @@ impl WideContacts {
     /// once the sweep before has run the last tile with a unit on a joint's body
     /// (`joint_reach`): a joint low in the sweep order holds the wavefront back little,
     /// one among the last tiles makes it the plain order.
+    ///
+    /// With `fresh`, each tile's rows are refreshed right before its first sweep.
+    #[allow(clippy::too_many_arguments)]
     fn wavefront_sweeps<R: Relax>(
         &mut self,
         dv: &mut [Velocity],
@@ -1932,6 +2002,7 @@ impl WideContacts {
         w: R,
         mut joints: Option<&mut [crate::joint::rows::JointRow]>,
         mut last: LastSweep<'_>,
+        fresh: Option<&Refresh<'_>>,
     ) {
         let (kernel, n) = (self.pairs, iterations as usize);
         let pairs = kernel.pairs() && omega == 1.0;
@@ -1968,6 +2039,11 @@ impl WideContacts {
                             }
                             let tail = Some(&mut last).filter(|_| s + 1 == n);
                             let units = t * TILE..((t + 1) * TILE).min(self.units.len());
+                            if let Some(r) = fresh.filter(|_| s == 0) {
+                                let t0 = Instant::now();
+                                self.refresh_units(units.clone(), r);
+                                self.refresh_time += t0.elapsed();
+                            }
                             let friction =
                                 pgs::friction_sweep(s as u32, iterations, friction_stride);
                             self.run_units(units, dv, w, pairs, (false, friction), tail);
@@ -2043,28 +2119,14 @@ impl WideContacts {
         !symmetric && iterations > 0
     }
 
-    /// Between two solve substeps of `h` (see [`refresh_group`]): `moved` holds each
-    /// body's velocities of the substeps solved since the separations last advanced,
-    /// summed (`None`: no motion, the separations as they are). With `still` (by
-    /// solver body), the separations stay where they are, `moved` goes on summing, and
-    /// only the units with a body not marked still take new rows, from the separations
-    /// as `moved` leaves them. With `lambda_from` the lanes also take the store's λ.
-    /// The split pass starts from zero.
-    pub fn refresh(
-        &mut self,
-        moved: Option<&[Velocity]>,
-        h: f32,
-        params: &BuildParams,
-        lambda_from: Option<&ContactStore>,
-        still: Option<&[bool]>,
-    ) {
-        let advance = still.is_none();
-        let stood = |g: &Group| {
-            still.is_some_and(|still| {
-                let at = |i: u32| still.get(i as usize).copied().unwrap_or(false);
-                g.a.iter().chain(&g.b).all(|&i| at(i))
-            })
-        };
+    /// Between two solve substeps of `h`, or at the start of a step that keeps its rows
+    /// (see [`refresh_group`] and [`Refresh`]): `moved` holds each body's velocities of
+    /// the substeps solved since the separations last advanced, summed (`None`: no
+    /// motion, the separations as they are). With `still` (by solver body), the
+    /// separations stay where they are, `moved` goes on summing, and only the units
+    /// with a body not marked still take new rows, from the separations as `moved`
+    /// leaves them. The λ are [`refresh_lambdas`](Self::refresh_lambdas)'.
+    pub fn refresh(&mut self, r: &Refresh<'_>) {
         let (kernel, pool) = (self.pairs, self.pool);
         if self.shared {
             // One thread (pairs share slots only then): two groups that share their
@@ -2072,28 +2134,19 @@ impl WideContacts {
             // only its own rows and side data, so the order does not matter.
             kernel.run(
                 #[inline(always)]
-                || {
-                    for u in 0..self.units.len() {
-                        let [g0, g1] = self.units[u].map(|g| g as usize);
-                        let groups = || [g0, g1].into_iter().filter_map(|g| self.groups.get(g));
-                        if !advance && groups().all(stood) {
-                            continue;
-                        }
-                        if self.refresh_pair([g0, g1], moved, h, params, advance) {
-                            continue;
-                        }
-                        for g in [g0, g1].into_iter().filter_map(|g| self.groups.get(g)) {
-                            let side = &mut self.side[g.range()];
-                            let slots = &mut self.slots[g.slots()];
-                            refresh_group(g, slots, side, moved, h, params, advance);
-                        }
-                    }
-                },
+                || self.refresh_units(0..self.units.len(), r),
             );
         } else {
+            let Refresh {
+                moved,
+                h,
+                params,
+                still,
+            } = *r;
+            let advance = still.is_none();
             let (groups, rows) = self.groups_and_rows();
             wide_build::each_group(pool, groups, rows, &|g, rows| {
-                if !stood(g) {
+                if !stood(g, still) {
                     kernel.run(
                         #[inline(always)]
                         || refresh_group(g, rows.slots, rows.side, moved, h, params, advance),
@@ -2101,12 +2154,45 @@ impl WideContacts {
                 }
             });
         }
-        self.refresh_lambdas(lambda_from);
     }
 
-    /// What [`refresh`](Self::refresh) does besides the rows, for a substep whose rows
-    /// stay as they are: with `lambda_from` the lanes take the store's λ; the split pass
-    /// starts from zero.
+    /// The refresh of the units `units`, one after the other on this thread (two groups
+    /// that share their slots and length at a time in eight lanes); with `still`, only
+    /// those with a body that did not stand.
+    #[inline(always)]
+    fn refresh_units(&mut self, units: std::ops::Range<usize>, r: &Refresh<'_>) {
+        let Refresh {
+            moved,
+            h,
+            params,
+            still,
+        } = *r;
+        let advance = still.is_none();
+        for u in units {
+            let [g0, g1] = self.units[u].map(|g| g as usize);
+            let groups = || [g0, g1].into_iter().filter_map(|g| self.groups.get(g));
+            if !advance && groups().all(|g| stood(g, still)) {
+                continue;
+            }
+            if self.refresh_pair([g0, g1], moved, h, params, advance) {
+                continue;
+            }
+            for g in [g0, g1].into_iter().filter_map(|g| self.groups.get(g)) {
+                let side = &mut self.side[g.range()];
+                let slots = &mut self.slots[g.slots()];
+                refresh_group(g, slots, side, moved, h, params, advance);
+            }
+        }
+    }
+
+    /// The time [`solve`](Self::solve) spent refreshing rows since the last call.
+    pub fn take_refresh_time(&mut self) -> Duration {
+        std::mem::take(&mut self.refresh_time)
+    }
+
+    /// What a refresh between solve substeps does besides the rows
+    /// ([`refresh`](Self::refresh)): with `lambda_from` the lanes take the store's λ;
+    /// the split pass starts from zero.
     pub fn refresh_lambdas(&mut self, lambda_from: Option<&ContactStore>) {
         if let Some(store) = lambda_from {
             for g in &self.groups {
@@ -2484,6 +2570,25 @@ mod tests {
     use crate::jacobian::{BuildParams, ContactInput};
     use glam::Vec3;
 
+    /// A refresh between solve substeps on its own (`World` leaves the rows' part to
+    /// the solve that follows).
+    fn refresh_all(
+        w: &mut WideContacts,
+        moved: Option<&[Velocity]>,
+        h: f32,
+        params: &BuildParams,
+        still: Option<&[bool]>,
+    ) {
+        let r = Refresh {
+            moved,
+            h,
+            params,
+            still,
+        };
+        w.refresh(&r);
+        w.refresh_lambdas(None);
+    }
+
     proptest::proptest! {
         /// A group's movable bodies, and whether two groups share one, as the plain
         /// definitions give them (small body numbers, so that they often do).
@@ -2583,6 +2688,7 @@ mod tests {
             let units = (wide.units.clone(), across.count(), ragged);
             wide.warm_start(&mut bodies.dv);
             wide.solve(
+                None,
                 &mut store,
                 &mut [],
                 &mut bodies.dv,
@@ -2712,7 +2818,7 @@ mod tests {
                 .collect();
             for split in [true, false] {
                 let params = BuildParams { split, ..params };
-                wide.refresh(Some(&moved), 1.0 / 240.0, &params, None, None);
+                refresh_all(&mut wide, Some(&moved), 1.0 / 240.0, &params, None);
                 rows(&wide, &mut bits);
             }
             let same_length = wide
@@ -2748,7 +2854,16 @@ mod tests {
             sum: true,
             write: None,
         };
-        wide.solve(store, &mut [], &mut bodies.dv, sweeps, 1.0, false, last);
+        wide.solve(
+            None,
+            store,
+            &mut [],
+            &mut bodies.dv,
+            sweeps,
+            1.0,
+            false,
+            last,
+        );
     }
 
     /// Every bit a solve leaves: the bodies' `dV` and pseudo-velocities, each wide
@@ -2840,6 +2955,7 @@ mod tests {
                 write: None,
             };
             wide.solve(
+                None,
                 &mut store,
                 &mut joints,
                 &mut bodies.dv,
@@ -2850,6 +2966,7 @@ mod tests {
             );
             let default = LastSweep::default();
             wide.solve(
+                None,
                 &mut store,
                 &mut joints,
                 &mut bodies.dv,
@@ -2918,6 +3035,7 @@ mod tests {
                 .collect();
             let apart = wide.joints_apart(&joints) || wide.clear_of_overflow(&joints);
             wide.solve(
+                None,
                 &mut store,
                 &mut joints,
                 &mut bodies.dv,
@@ -3076,7 +3194,16 @@ mod tests {
                     manifolds: &mut manifolds,
                 }),
             };
-            wide.solve(&mut store, &mut [], &mut b.dv, (3, 2), 1.0, false, last);
+            wide.solve(
+                None,
+                &mut store,
+                &mut [],
+                &mut b.dv,
+                (3, 2),
+                1.0,
+                false,
+                last,
+            );
             if !fused {
                 wide.accumulate();
             }
@@ -3136,7 +3263,7 @@ mod tests {
         }
         bodies.start_dv();
         let moved = vec![Velocity::ZERO; bodies.len()];
-        wide.refresh(Some(&moved), dt, &s, None, None);
+        refresh_all(&mut wide, Some(&moved), dt, &s, None);
         store.refresh(&s);
         let mut lanes = store.clone();
         wide.rows_into(&mut lanes);
@@ -3206,7 +3333,7 @@ mod tests {
         };
         let mut each = packed();
         for m in &u {
-            each.refresh(Some(m), h, &s, None, None);
+            refresh_all(&mut each, Some(m), h, &s, None);
         }
         let mut summed = packed();
         let moving = vec![false; n];
@@ -3217,7 +3344,7 @@ mod tests {
                 t.ang += x.ang;
             }
             let still = (k < 2).then_some(&moving[..]);
-            summed.refresh(Some(&sum), h, &s, None, still);
+            refresh_all(&mut summed, Some(&sum), h, &s, still);
         }
         let close = |a: &[f32], b: &[f32]| {
             a.len() == b.len()
@@ -3235,7 +3362,7 @@ mod tests {
         assert!(close(&normal_b(&each), &normal_b(&summed)));
         // Every body still: the rows and separations stay as packed.
         let mut stood = packed();
-        stood.refresh(Some(&u[0]), h, &s, None, Some(&vec![true; n]));
+        refresh_all(&mut stood, Some(&u[0]), h, &s, Some(&vec![true; n]));
         assert_eq!(seps(&stood), seps(&packed()));
         assert_eq!(normal_b(&stood), normal_b(&packed()));
     }
@@ -3257,6 +3384,7 @@ mod tests {
         assert_eq!(wide.colors(), (3, 0));
         // Every other sweep without friction rows (`pgs::friction_sweep`, stride 2).
         wide.solve(
+            None,
             &mut store,
             &mut [],
             &mut bodies.dv,
@@ -3304,6 +3432,7 @@ mod tests {
             None,
         );
         wide.solve(
+            None,
             &mut sor_store,
             &mut [],
             &mut sor_bodies.dv,

@@ -64,6 +64,9 @@ pub struct World {
     /// The step's last solve wrote the impulses back to the narrowphase in its last
     /// sweep (`wide::WriteBack`).
     written_back: bool,
+    /// The refresh of the lanes' rows that the next solve runs (`wide::Refresh`), set
+    /// between solve substeps and at the start of a step that keeps its rows.
+    fresh: Option<Fresh>,
     /// Rows the exact mode may still solve this step (`exact_rows_per_step`).
     exact_budget: usize,
     /// The last step held an island the exact mode takes: this one solves once.
@@ -171,6 +174,7 @@ impl World {
             store_rows: false,
             store_lambda_changed: false,
             written_back: false,
+            fresh: None,
             exact_budget: 0,
             exact_last_step: false,
             apart: false,
@@ -687,6 +691,10 @@ impl World {
             }
             self.timed(Stage::WarmStart, |w| w.warm_start(k == 0));
             self.timed(Stage::Solve, |w| w.solve(k == 0, k + 1 == n));
+            // (The solve refreshes the rows as it first sweeps them: build time.)
+            let refreshed = self.wide.take_refresh_time();
+            self.stats
+                .move_time(Stage::Solve, Stage::BuildJacobians, refreshed);
             self.timed(Stage::Integrate, |w| w.integrate(hs, k + 1 == n));
         }
         self.timed(Stage::Sleep, |w| w.sleep(h));
@@ -1261,7 +1269,13 @@ impl World {
         }
         (self.stale_units, self.moved_manifolds) = (stale, moved);
         self.wide.resync(&self.contacts);
-        self.wide.refresh(None, h, &params, None, None);
+        // The normal rows' `b̃` from those separations, unit by unit in the first sweep.
+        self.fresh = Some(Fresh {
+            h,
+            params,
+            motion: false,
+            still: false,
+        });
         if exact {
             // The exact islands' scalar rows, as the build makes them (the warm start
             // puts the overflow's impulses into `dV`).
@@ -1475,19 +1489,16 @@ impl World {
         let advance = last || !params.split || s.split_every_substep || s.reuse_rows_within == 0.0;
         let moved =
             !advance && mark_still(&mut self.solver, h, s.reuse_rows_within, s.contact_margin);
+        // (The rows themselves are refreshed by the solve that follows, unit by unit
+        // before each one's first sweep where it can: `wide::Refresh`.)
         let lambda_from = self.store_lambda_changed.then_some(&self.contacts);
-        if advance {
-            self.wide
-                .refresh(Some(&self.solver.moved), h, &params, lambda_from, None);
-            self.solver.moved.fill(Velocity::ZERO);
-        } else if moved {
-            let sb = &self.solver;
-            let still = Some(&sb.still[..]);
-            self.wide
-                .refresh(Some(&sb.moved), h, &params, lambda_from, still);
-        } else {
-            self.wide.refresh_lambdas(lambda_from);
-        }
+        self.wide.refresh_lambdas(lambda_from);
+        self.fresh = (advance || moved).then_some(Fresh {
+            h,
+            params,
+            motion: true,
+            still: !advance,
+        });
         self.solver.pseudo.fill(Velocity::ZERO);
     }
 
@@ -1555,7 +1566,16 @@ impl World {
             source: &source,
             manifolds: self.narrow.manifolds_mut(),
         });
+        let fresh = self.fresh.take();
+        let (moved, still) = (&self.solver.moved, &self.solver.still);
+        let refresh = fresh.as_ref().map(|f| crate::wide::Refresh {
+            moved: f.motion.then_some(&moved[..]),
+            h: f.h,
+            params: &f.params,
+            still: f.still.then_some(&still[..]),
+        });
         self.wide.solve(
+            refresh,
             &mut self.contacts,
             &mut self.joint_rows.rows,
             &mut self.solver.dv,
@@ -1569,6 +1589,10 @@ impl World {
             },
         );
         self.contacts.manifold_source = source;
+        if fresh.is_some_and(|f| f.motion && !f.still) {
+            // The separations advanced by the summed motion: it starts again.
+            self.solver.moved.fill(Velocity::ZERO);
+        }
         if self.apart && last {
             // They share no body with the groups (`Coloring::overflow_apart`): each of
             // the step's sweeps of their joint rows, then of their contacts.
@@ -1836,6 +1860,19 @@ fn collider_box(colliders: &ColliderSet, k: u32, b: &Body, margin: f32) -> (Pose
         b.pose.mul(local)
     };
     (pose, colliders.shapes[ki].aabb(&pose).expanded(margin))
+}
+
+/// A refresh of the lanes' rows that the next solve runs (`wide::Refresh`, made from
+/// the solver bodies there): a substep's `h` and parameters, whether the separations
+/// advance by the bodies' summed motion (`SolverBodies::moved`) or stand as they are,
+/// and whether only the units with a body not marked still (`SolverBodies::still`,
+/// `mark_still`) take new rows.
+#[derive(Debug, Clone, Copy)]
+struct Fresh {
+    h: f32,
+    params: BuildParams,
+    motion: bool,
+    still: bool,
 }
 
 /// Mark in `SolverBodies::still` each solver body whose motion summed since the
@@ -2260,6 +2297,58 @@ mod tests {
                 assert!((x - y).abs() <= 1e-6 * x.abs().max(1.0), "{x} vs {y}");
             }
         }
+    }
+
+    /// A solve that refreshes each unit's rows right before its first sweep gives the
+    /// bits of one that refreshes them all first: at the start of steps that keep their
+    /// rows, and between solve substeps both where every separation advances and where
+    /// only the units of bodies that moved take new rows.
+    #[test]
+    fn rows_refreshed_in_the_first_sweep_give_the_same_steps() {
+        let run = |from: usize| {
+            let mut w = World::new(Settings::without_sleeping());
+            w.wide.fused_refresh.0 = Some(from);
+            w.add_body(
+                BodyBuilder::fixed()
+                    .position(glam::Vec3::new(0.0, -0.5, 0.0))
+                    .collider(Collider::cuboid(glam::Vec3::new(30.0, 0.5, 5.0))),
+            )
+            .unwrap();
+            let cube = || Collider::cuboid(glam::Vec3::splat(0.5));
+            for row in 0..12 {
+                for k in 0..12 - row {
+                    let x = k as f32 * 1.0 + row as f32 * 0.5 - 6.0;
+                    let p = glam::Vec3::new(x, 0.5 + row as f32, 0.0);
+                    w.add_body(BodyBuilder::dynamic().position(p).collider(cube()))
+                        .unwrap();
+                }
+            }
+            // A box dropped beside it: bodies that move among bodies that stand.
+            let p = glam::Vec3::new(12.0, 3.0, 0.0);
+            w.add_body(BodyBuilder::dynamic().position(p).collider(cube()))
+                .unwrap();
+            let (mut bits, mut kept) = (Vec::new(), 0);
+            for _ in 0..120 {
+                w.step().unwrap();
+                kept += usize::from(w.stats().rows_kept);
+                bits.extend(w.bodies().flat_map(|(_, b)| {
+                    let p = b.pose();
+                    [p.position.to_array(), b.linear_velocity().to_array()]
+                        .into_iter()
+                        .flatten()
+                        .chain(p.rotation.to_array())
+                        .map(f32::to_bits)
+                        .collect::<Vec<_>>()
+                }));
+            }
+            (bits, kept, w.wide.fused_refresh.1)
+        };
+        let (fused, kept, solves) = run(0);
+        let (apart, _, none) = run(usize::MAX);
+        assert!(kept > 30, "{kept} steps kept their rows");
+        assert!(solves > 300, "{solves} solves refreshed in their sweeps");
+        assert_eq!(none, 0);
+        assert_eq!(fused, apart);
     }
 
     /// After `reserve(n)`, adding `n` one-collider bodies moves none of the world's
