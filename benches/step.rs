@@ -23,14 +23,18 @@
 //! (warm-started) steps, then every iteration is one `World::step` (the tumbling pile's
 //! world is built again, untimed, whenever it reaches 4 s). The row cost is the
 //! `Solve` stage time divided by the row updates the sweeps did (`StepStats::row_updates`:
-//! rows × sweeps with friction, normal rows × sweeps without), printed once per scene.
+//! rows × sweeps with friction, normal rows × sweeps without), printed once per scene;
+//! that stage also holds the split pass, the impulse sums and the write-back. The
+//! `row_update` group times the row update alone: a solve substep's sweeps run again
+//! over a settled scene's rows (`World::sweep_again`), criterion's throughput in row
+//! updates (`cargo bench --bench step -- row_update`).
 
 #[path = "../crates/thud-dynamics/examples/support/scene_world.rs"]
 mod scene_world;
 
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use thud_dynamics::{Settings, Stage, SweepOrder, World};
 
 /// How a run's settings differ from `Settings::without_sleeping()`.
@@ -50,6 +54,11 @@ enum Variant {
 }
 
 fn settled(name: &str, variant: Variant) -> World {
+    settled_for(name, variant, 60)
+}
+
+/// The scene's world after `steps` steps.
+fn settled_for(name: &str, variant: Variant, steps: usize) -> World {
     let mut scene = thud_scene::standard(name).expect("standard scene");
     if let Variant::Planks = variant {
         scene_world::deepen(&mut scene, 0.8);
@@ -83,7 +92,7 @@ fn settled(name: &str, variant: Variant) -> World {
         Variant::Beside(what) => scene_world::set_beside(&mut world, what),
         _ => {}
     }
-    for _ in 0..60 {
+    for _ in 0..steps {
         world.step().expect("step");
     }
     world
@@ -218,5 +227,55 @@ fn step_time(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, step_time);
+/// One row update alone: the velocity sweeps of a solve substep (three at the defaults,
+/// friction rows in every other) over the rows a settled scene's last step solved (1 s,
+/// the pile 10 s)
+/// (`World::sweep_again`), on one thread — no build, refresh, split pass, impulse sums
+/// or write-back. Criterion's throughput is in row updates.
+fn row_update(c: &mut Criterion) {
+    let mut group = c.benchmark_group("row_update");
+    group.sample_size(20);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
+    for name in [
+        "pyramid_20",
+        "pyramid_40",
+        "pyramid_100",
+        "pyramid3d_10",
+        "pile_1000",
+    ] {
+        // (The pile after 10 s, in the bin: after 1 s its lattice is still falling.)
+        let steps = if name == "pile_1000" { 600 } else { 60 };
+        let mut world = pool.install(|| settled_for(name, Variant::Defaults, steps));
+        let sweeps = {
+            let s = world.settings();
+            s.substep_iterations.unwrap_or(s.iterations)
+        };
+        let updates = pool.install(|| world.sweep_again(sweeps));
+        group.throughput(Throughput::Elements(updates));
+        let mut timed = (Duration::ZERO, 0u64);
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                pool.install(|| {
+                    let t = Instant::now();
+                    for _ in 0..iters {
+                        world.sweep_again(sweeps);
+                    }
+                    let e = t.elapsed();
+                    timed = (timed.0 + e, timed.1 + iters * updates);
+                    e
+                })
+            })
+        });
+        println!(
+            "row_update/{name}: {updates} row updates a solve of {sweeps} sweeps, {:.2} ns per row update",
+            timed.0.as_secs_f64() * 1e9 / timed.1.max(1) as f64
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, step_time, row_update);
 criterion_main!(benches);

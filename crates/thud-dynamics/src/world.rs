@@ -604,6 +604,45 @@ impl World {
         crate::exact::export(&store, &joints, max_rows, out).map_err(DynamicsError::Export)
     }
 
+    /// Run `sweeps` more velocity sweeps over the contact and joint rows the last step
+    /// solved last, as they stand (the last solve substep's rows, impulses and `dV`),
+    /// and return the row updates they made, counted as [`StepStats::row_updates`]
+    /// counts them. The bodies do not move, but the impulses the next step starts from
+    /// are these sweeps': this is for timing the row update alone (`benches/step.rs`,
+    /// `row_update`) and for watching a solve converge, not for a world that goes on.
+    pub fn sweep_again(&mut self, sweeps: u32) -> u64 {
+        let s = &self.settings;
+        self.wide.solve(
+            None,
+            &mut self.contacts,
+            &mut self.joint_rows.rows,
+            &mut self.solver.dv,
+            (sweeps, s.friction_stride),
+            s.omega,
+            false,
+            crate::wide::LastSweep::default(),
+        );
+        self.row_updates(sweeps)
+    }
+
+    /// The contact row updates of `iterations` sweeps: every row in a sweep with
+    /// friction, the normal rows alone in one without (the overflow's scalar rows keep
+    /// friction in every sweep: `wide::overflow`).
+    fn row_updates(&self, iterations: u32) -> u64 {
+        let rows = self.contacts.rows() as u64;
+        let overflow: usize = self
+            .wide
+            .overflow_points(&self.contacts)
+            .map(|r| r.len())
+            .sum();
+        let stride = self.settings.friction_stride;
+        let with = (0..iterations)
+            .filter(|&k| pgs::friction_sweep(k, iterations, stride))
+            .count() as u64;
+        let without = u64::from(iterations) - with;
+        with * rows + without * (rows / 3 + 2 * overflow as u64)
+    }
+
     // ------------------------------------------------------------------ the step
 
     /// One step of `settings.dt`.
@@ -1607,19 +1646,7 @@ impl World {
             self.wide.unpack(&mut self.contacts);
         }
         self.stats.iterations += iterations;
-        // Every row in a sweep with friction, the normal rows alone in one without (the
-        // overflow's scalar rows keep friction in every sweep: `wide::overflow`).
-        let rows = self.contacts.rows() as u64;
-        let overflow: usize = self
-            .wide
-            .overflow_points(&self.contacts)
-            .map(|r| r.len())
-            .sum();
-        let with = (0..iterations)
-            .filter(|&k| pgs::friction_sweep(k, iterations, s.friction_stride))
-            .count() as u64;
-        let without = u64::from(iterations) - with;
-        self.stats.row_updates += with * rows + without * (rows / 3 + 2 * overflow as u64);
+        self.stats.row_updates += self.row_updates(iterations);
         let mut exact = 0;
         // (Islands swept apart are solved once, after their sweeps in the last substep.)
         let exact_now = if self.apart {
