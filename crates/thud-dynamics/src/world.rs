@@ -97,11 +97,15 @@ pub struct World {
     /// gathered at (a step that keeps its rows takes the points again from the same
     /// manifolds while both stay, `ContactStore::regather`).
     gathered_at: Option<(u64, u64)>,
+    /// What else the last gather read: the islands' `islands_at`, and the solver
+    /// bodies' slots and inverse masses (a step that builds its rows takes the points
+    /// again too while these stand: `gather_again`).
+    gathered_from: (Option<IslandsAt>, Vec<u32>, Vec<f32>),
     /// What the islands were last found from (the narrowphase layout, the collider
     /// generation, the body slots and bodies), where a later step may take them as
     /// they are: the same joints between bodies (`joint_links`), and no kinematic or
     /// sleeping body then.
-    islands_at: Option<(u64, u64, usize, usize)>,
+    islands_at: Option<IslandsAt>,
     /// The joints' unions (body slots `(a, b)` of each unbroken joint between two
     /// bodies) at the last island search, and this step's (scratch).
     joint_links: Vec<(u32, u32)>,
@@ -133,6 +137,10 @@ pub struct World {
     /// (the unit test that compares the two).
     #[cfg(test)]
     all_scalar_rows: bool,
+    /// Gather the contact store anew on every step that builds its rows (the unit
+    /// test that compares it with taking the points again).
+    #[cfg(test)]
+    no_regather: bool,
     /// Per body slot: whether its colliders are marked moving in the broadphase.
     moving: Vec<bool>,
     /// Per body slot: whether it is dynamic (set by each step's broadphase pass, for
@@ -187,6 +195,7 @@ impl World {
             stale_units: Vec::new(),
             moved_manifolds: Vec::new(),
             gathered_at: None,
+            gathered_from: (None, Vec::new(), Vec::new()),
             islands_at: None,
             joint_links: Vec::new(),
             joint_links_now: Vec::new(),
@@ -204,6 +213,8 @@ impl World {
             collider_boxes: Vec::new(),
             #[cfg(test)]
             all_scalar_rows: false,
+            #[cfg(test)]
+            no_regather: false,
             moving: Vec::new(),
             dynamic: Vec::new(),
         }
@@ -1014,7 +1025,7 @@ impl World {
         }
         let params = build_params(s, h, self.split_passes);
         if !gathered {
-            self.gather_contacts();
+            self.gather_again();
         }
         let threshold = self.settings.restitution_threshold;
         self.contacts.find_bounces(&self.solver, threshold);
@@ -1360,6 +1371,32 @@ impl World {
 
     /// This step's points from the narrowphase into the contact store, with the
     /// solver bodies as they are (`ContactStore::gather`).
+    /// The contact store for a step that builds its rows: where the narrowphase list,
+    /// the colliders, the islands and the solver bodies (slots and inverse masses) are
+    /// all as the last gather found them, only the points and normals are taken again
+    /// (`ContactStore::regather`, as a step that keeps its rows does: a falling
+    /// `pyramid_100` builds every row each step over the same manifolds); else a
+    /// whole gather.
+    fn gather_again(&mut self) {
+        let at = (self.narrow.layout(), self.colliders.generation());
+        let (islands, bodies, mass) = &self.gathered_from;
+        #[cfg(test)]
+        let allowed = !self.no_regather;
+        #[cfg(not(test))]
+        let allowed = true;
+        let same = allowed
+            && self.gathered_at == Some(at)
+            && self.islands_at.is_some()
+            && *islands == self.islands_at
+            && *bodies == self.solver.body
+            && *mass == self.solver.inv_mass;
+        if same && self.contacts.regather(self.narrow.manifolds()) {
+            self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
+        } else {
+            self.gather_contacts();
+        }
+    }
+
     fn gather_contacts(&mut self) {
         let s = &self.settings;
         let ctx = BuildContext {
@@ -1374,6 +1411,10 @@ impl World {
         self.contacts
             .gather(self.narrow.manifolds(), &ctx, &self.solver);
         self.gathered_at = Some((self.narrow.layout(), self.colliders.generation()));
+        let (islands, bodies, mass) = &mut self.gathered_from;
+        *islands = self.islands_at;
+        bodies.clone_from(&self.solver.body);
+        mass.clone_from(&self.solver.inv_mass);
     }
 
     /// Whether the exact mode's islands may be swept once over the whole step while the
@@ -1889,6 +1930,10 @@ fn collider_box(colliders: &ColliderSet, k: u32, b: &Body, margin: f32) -> (Pose
     (pose, colliders.shapes[ki].aabb(&pose).expanded(margin))
 }
 
+/// What a step's islands were found from (`World::islands_at`): the narrowphase
+/// layout, the collider generation, the body slots and the bodies.
+type IslandsAt = (u64, u64, usize, usize);
+
 /// A refresh of the lanes' rows that the next solve runs (`wide::Refresh`, made from
 /// the solver bodies there): a substep's `h` and parameters, whether the separations
 /// advance by the bodies' summed motion (`SolverBodies::moved`) or stand as they are,
@@ -2376,6 +2421,77 @@ mod tests {
         assert!(solves > 300, "{solves} solves refreshed in their sweeps");
         assert_eq!(none, 0);
         assert_eq!(fused, apart);
+    }
+
+    /// A step that builds its rows takes the points again from the manifolds the last
+    /// gather read while they, the islands and the solver bodies stand, and gathers anew
+    /// where one changed: a joint that joins two islands, a body made kinematic, a
+    /// body removed. The same bits as a gather every step.
+    #[test]
+    fn points_taken_again_give_the_steps_of_a_gather() {
+        let run = |no_regather: bool| {
+            let mut w = World::new(Settings {
+                reuse_rows_within: 0.0,
+                ..Settings::without_sleeping()
+            });
+            w.no_regather = no_regather;
+            w.add_body(
+                BodyBuilder::fixed()
+                    .position(glam::Vec3::new(0.0, -0.5, 0.0))
+                    .collider(Collider::cuboid(glam::Vec3::new(30.0, 0.5, 5.0))),
+            )
+            .unwrap();
+            let cube = || Collider::cuboid(glam::Vec3::splat(0.5));
+            let mut handles = Vec::new();
+            for row in 0..6 {
+                for k in 0..6 - row {
+                    let x = k as f32 + row as f32 * 0.5 - 3.0;
+                    let p = glam::Vec3::new(x, 0.5 + row as f32, 0.0);
+                    handles.push(
+                        w.add_body(BodyBuilder::dynamic().position(p).collider(cube()))
+                            .unwrap(),
+                    );
+                }
+            }
+            // Two columns the exact mode takes, apart, then joined.
+            for (x, n) in [(10.0, 5), (12.0, 4)] {
+                for k in 0..n {
+                    let p = glam::Vec3::new(x, 0.5 + k as f32, 0.0);
+                    handles.push(
+                        w.add_body(BodyBuilder::dynamic().position(p).collider(cube()))
+                            .unwrap(),
+                    );
+                }
+            }
+            let mut bits = Vec::new();
+            for step in 0..120 {
+                match step {
+                    // Joins the columns' islands (the top of one to the top of the
+                    // other).
+                    30 => {
+                        let (a, b) = (handles[25], handles[29]);
+                        let anchor = glam::Vec3::new(11.0, 4.0, 0.0);
+                        w.add_joint(crate::JointBuilder::ball(Some(a), b).world_anchor(anchor))
+                            .unwrap();
+                    }
+                    60 => w.set_body_kind(handles[2], BodyKind::Kinematic).unwrap(),
+                    90 => w.remove_body(handles[20]).unwrap(),
+                    _ => {}
+                }
+                w.step().unwrap();
+                bits.extend(w.bodies().flat_map(|(_, b)| {
+                    let p = b.pose();
+                    [p.position.to_array(), b.linear_velocity().to_array()]
+                        .into_iter()
+                        .flatten()
+                        .chain(p.rotation.to_array())
+                        .map(f32::to_bits)
+                        .collect::<Vec<_>>()
+                }));
+            }
+            bits
+        };
+        assert_eq!(run(false), run(true));
     }
 
     /// After `reserve(n)`, adding `n` one-collider bodies moves none of the world's
