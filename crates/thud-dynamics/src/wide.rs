@@ -309,24 +309,18 @@ fn stood(g: &Group, still: Option<&[bool]>) -> bool {
 }
 
 /// The solve-substep refresh of one group (`jacobian::refresh_point` four lanes at a
-/// time): each point's separation advances by `h·Jₙ·u` for the velocities `moved`
+/// time): each point's separation advances by `h·Jₙ·u` for the velocities `r.moved`
 /// the poses moved with (`None`: they did not move, as at the start of a step that
-/// keeps its rows; without `advance` the separation is made so but not kept), then
+/// keeps its rows; with bodies marked `r.still` the separation is made so but not
+/// kept), then
 /// the normal row's `b̃` is its `J̃ₙ·Vnc` of the step's first substep plus the
 /// stabilization for that separation. The friction rows keep
 /// their `b̃`: the bodies' `dV` carries how far `Vnc` has moved since
 /// (`docs/dynamics.md`). Empty lanes (`D = 0`) stay zero.
 #[inline(always)]
-fn refresh_group<V: Velocities + ?Sized>(
-    g: &Group,
-    slots: &mut [WideSlot],
-    side: &mut [WideSide],
-    moved: Option<&V>,
-    h: f32,
-    s: &BuildParams,
-    advance: bool,
-) {
-    let motion = moved.map(|m| (gather(m, g.a), gather(m, g.b)));
+fn refresh_group(g: &Group, slots: &mut [WideSlot], side: &mut [WideSide], r: &Refresh<'_>) {
+    let (h, s, advance) = (r.h, r.params, r.advance());
+    let motion = r.moved.map(|m| (gather(m, g.a), gather(m, g.b)));
     let inv_dt = Vec4::splat(s.inv_dt);
     let half = g.half();
     for (slot, side) in slots.iter_mut().zip(side) {
@@ -396,6 +390,13 @@ pub(crate) struct Refresh<'a> {
     pub h: f32,
     pub params: &'a BuildParams,
     pub still: Option<&'a [bool]>,
+}
+
+impl Refresh<'_> {
+    /// Whether every separation advances (and is kept): no bodies marked still.
+    fn advance(&self) -> bool {
+        self.still.is_none()
+    }
 }
 
 /// The narrowphase's manifolds as the write-back reaches them, one at a time: a slice
@@ -1595,22 +1596,16 @@ impl WideContacts {
     /// The refresh of the groups `g` where they can run as one eight-lane kernel
     /// ([`PairKernel::refresh`]): a pair sharing its slots, with as many wide points
     /// each. Returns whether it refreshed them.
-    fn refresh_pair(
-        &mut self,
-        [g0, g1]: [usize; 2],
-        moved: Option<&[Velocity]>,
-        h: f32,
-        params: &BuildParams,
-        advance: bool,
-    ) -> bool {
+    fn refresh_pair(&mut self, [g0, g1]: [usize; 2], r: &Refresh<'_>) -> bool {
         let Some((ra, rb)) = self.same_length_pair([g0, g1], false) else {
             return false;
         };
         let (a, b) = (&self.groups[g0], &self.groups[g1]);
         let side = two_mut(&mut self.side, ra, rb);
         let slots = &mut self.slots[a.slots()];
-        let moved = moved.map(|m| (m, advance));
-        self.pairs.refresh([a, b], slots, side, moved, h, params)
+        let moved = r.moved.map(|m| (m, r.advance()));
+        self.pairs
+            .refresh([a, b], slots, side, moved, r.h, r.params)
     }
 
     /// The wide points of the unit `[g0, g1]` where its two groups run as one
@@ -2137,19 +2132,12 @@ impl WideContacts {
                 || self.refresh_units(0..self.units.len(), r),
             );
         } else {
-            let Refresh {
-                moved,
-                h,
-                params,
-                still,
-            } = *r;
-            let advance = still.is_none();
             let (groups, rows) = self.groups_and_rows();
             wide_build::each_group(pool, groups, rows, &|g, rows| {
-                if !stood(g, still) {
+                if !stood(g, r.still) {
                     kernel.run(
                         #[inline(always)]
-                        || refresh_group(g, rows.slots, rows.side, moved, h, params, advance),
+                        || refresh_group(g, rows.slots, rows.side, r),
                     );
                 }
             });
@@ -2161,26 +2149,19 @@ impl WideContacts {
     /// those with a body that did not stand.
     #[inline(always)]
     fn refresh_units(&mut self, units: std::ops::Range<usize>, r: &Refresh<'_>) {
-        let Refresh {
-            moved,
-            h,
-            params,
-            still,
-        } = *r;
-        let advance = still.is_none();
         for u in units {
             let [g0, g1] = self.units[u].map(|g| g as usize);
             let groups = || [g0, g1].into_iter().filter_map(|g| self.groups.get(g));
-            if !advance && groups().all(|g| stood(g, still)) {
+            if !r.advance() && groups().all(|g| stood(g, r.still)) {
                 continue;
             }
-            if self.refresh_pair([g0, g1], moved, h, params, advance) {
+            if self.refresh_pair([g0, g1], r) {
                 continue;
             }
             for g in [g0, g1].into_iter().filter_map(|g| self.groups.get(g)) {
                 let side = &mut self.side[g.range()];
                 let slots = &mut self.slots[g.slots()];
-                refresh_group(g, slots, side, moved, h, params, advance);
+                refresh_group(g, slots, side, r);
             }
         }
     }

@@ -2288,6 +2288,46 @@ mod tests {
         }
     }
 
+    /// A fixed slab for ground and on it a one-box-deep pyramid of unit cubes, `rows`
+    /// rows (row `r` of `rows − r` boxes, `spacing` apart, the bottom row's first at
+    /// `x0`); the boxes' handles, bottom row first.
+    fn ground_and_pyramid(w: &mut World, rows: usize, spacing: f32, x0: f32) -> Vec<BodyHandle> {
+        w.add_body(
+            BodyBuilder::fixed()
+                .position(glam::Vec3::new(0.0, -0.5, 0.0))
+                .collider(Collider::cuboid(glam::Vec3::new(30.0, 0.5, 5.0))),
+        )
+        .unwrap();
+        let mut handles = Vec::new();
+        for row in 0..rows {
+            for k in 0..rows - row {
+                let x = k as f32 * spacing + row as f32 * spacing / 2.0 + x0;
+                handles.push(cube_at(w, glam::Vec3::new(x, 0.5 + row as f32, 0.0)));
+            }
+        }
+        handles
+    }
+
+    /// A dynamic unit cube at `p`.
+    fn cube_at(w: &mut World, p: glam::Vec3) -> BodyHandle {
+        let cube = Collider::cuboid(glam::Vec3::splat(0.5));
+        w.add_body(BodyBuilder::dynamic().position(p).collider(cube))
+            .unwrap()
+    }
+
+    /// Every body's position, linear velocity and rotation, as bits.
+    fn state_bits(w: &World) -> impl Iterator<Item = u32> + '_ {
+        w.bodies().flat_map(|(_, b)| {
+            let p = b.pose();
+            [p.position.to_array(), b.linear_velocity().to_array()]
+                .into_iter()
+                .flatten()
+                .chain(p.rotation.to_array())
+                .map(f32::to_bits)
+                .collect::<Vec<_>>()
+        })
+    }
+
     #[test]
     fn scalar_rows_for_the_exact_islands_only_give_the_same_steps() {
         let run = |all: bool| {
@@ -2298,40 +2338,16 @@ mod tests {
                 ..Settings::without_sleeping()
             });
             w.all_scalar_rows = all;
-            w.add_body(
-                BodyBuilder::fixed()
-                    .position(glam::Vec3::new(0.0, -0.5, 0.0))
-                    .collider(Collider::cuboid(glam::Vec3::new(30.0, 0.5, 5.0))),
-            )
-            .unwrap();
-            let cube = || Collider::cuboid(glam::Vec3::splat(0.5));
-            for row in 0..8 {
-                for k in 0..8 - row {
-                    let x = k as f32 * 1.02 + row as f32 * 0.51 - 4.0;
-                    let p = glam::Vec3::new(x, 0.5 + row as f32, 0.0);
-                    w.add_body(BodyBuilder::dynamic().position(p).collider(cube()))
-                        .unwrap();
-                }
-            }
+            ground_and_pyramid(&mut w, 8, 1.02, -4.0);
             for k in 0..5 {
-                let p = glam::Vec3::new(15.0, 0.5 + k as f32, 0.0);
-                w.add_body(BodyBuilder::dynamic().position(p).collider(cube()))
-                    .unwrap();
+                cube_at(&mut w, glam::Vec3::new(15.0, 0.5 + k as f32, 0.0));
             }
             let mut partial = 0;
             let mut bits = Vec::new();
             for _ in 0..90 {
                 w.step().unwrap();
                 partial += usize::from(w.contacts.partial_rows());
-                bits.extend(w.bodies().flat_map(|(_, b)| {
-                    let p = b.pose();
-                    [p.position.to_array(), b.linear_velocity().to_array()]
-                        .into_iter()
-                        .flatten()
-                        .chain(p.rotation.to_array())
-                        .map(f32::to_bits)
-                        .collect::<Vec<_>>()
-                }));
+                bits.extend(state_bits(&w));
             }
             let mut json = Vec::new();
             w.export_lcp(&mut json, 100_000).unwrap();
@@ -2380,38 +2396,14 @@ mod tests {
         let run = |from: usize| {
             let mut w = World::new(Settings::without_sleeping());
             w.wide.fused_refresh.0 = Some(from);
-            w.add_body(
-                BodyBuilder::fixed()
-                    .position(glam::Vec3::new(0.0, -0.5, 0.0))
-                    .collider(Collider::cuboid(glam::Vec3::new(30.0, 0.5, 5.0))),
-            )
-            .unwrap();
-            let cube = || Collider::cuboid(glam::Vec3::splat(0.5));
-            for row in 0..12 {
-                for k in 0..12 - row {
-                    let x = k as f32 * 1.0 + row as f32 * 0.5 - 6.0;
-                    let p = glam::Vec3::new(x, 0.5 + row as f32, 0.0);
-                    w.add_body(BodyBuilder::dynamic().position(p).collider(cube()))
-                        .unwrap();
-                }
-            }
+            ground_and_pyramid(&mut w, 12, 1.0, -6.0);
             // A box dropped beside it: bodies that move among bodies that stand.
-            let p = glam::Vec3::new(12.0, 3.0, 0.0);
-            w.add_body(BodyBuilder::dynamic().position(p).collider(cube()))
-                .unwrap();
+            cube_at(&mut w, glam::Vec3::new(12.0, 3.0, 0.0));
             let (mut bits, mut kept) = (Vec::new(), 0);
             for _ in 0..120 {
                 w.step().unwrap();
                 kept += usize::from(w.stats().rows_kept);
-                bits.extend(w.bodies().flat_map(|(_, b)| {
-                    let p = b.pose();
-                    [p.position.to_array(), b.linear_velocity().to_array()]
-                        .into_iter()
-                        .flatten()
-                        .chain(p.rotation.to_array())
-                        .map(f32::to_bits)
-                        .collect::<Vec<_>>()
-                }));
+                bits.extend(state_bits(&w));
             }
             (bits, kept, w.wide.fused_refresh.1)
         };
@@ -2435,32 +2427,11 @@ mod tests {
                 ..Settings::without_sleeping()
             });
             w.no_regather = no_regather;
-            w.add_body(
-                BodyBuilder::fixed()
-                    .position(glam::Vec3::new(0.0, -0.5, 0.0))
-                    .collider(Collider::cuboid(glam::Vec3::new(30.0, 0.5, 5.0))),
-            )
-            .unwrap();
-            let cube = || Collider::cuboid(glam::Vec3::splat(0.5));
-            let mut handles = Vec::new();
-            for row in 0..6 {
-                for k in 0..6 - row {
-                    let x = k as f32 + row as f32 * 0.5 - 3.0;
-                    let p = glam::Vec3::new(x, 0.5 + row as f32, 0.0);
-                    handles.push(
-                        w.add_body(BodyBuilder::dynamic().position(p).collider(cube()))
-                            .unwrap(),
-                    );
-                }
-            }
+            let mut handles = ground_and_pyramid(&mut w, 6, 1.0, -3.0);
             // Two columns the exact mode takes, apart, then joined.
             for (x, n) in [(10.0, 5), (12.0, 4)] {
                 for k in 0..n {
-                    let p = glam::Vec3::new(x, 0.5 + k as f32, 0.0);
-                    handles.push(
-                        w.add_body(BodyBuilder::dynamic().position(p).collider(cube()))
-                            .unwrap(),
-                    );
+                    handles.push(cube_at(&mut w, glam::Vec3::new(x, 0.5 + k as f32, 0.0)));
                 }
             }
             let mut bits = Vec::new();
@@ -2479,15 +2450,7 @@ mod tests {
                     _ => {}
                 }
                 w.step().unwrap();
-                bits.extend(w.bodies().flat_map(|(_, b)| {
-                    let p = b.pose();
-                    [p.position.to_array(), b.linear_velocity().to_array()]
-                        .into_iter()
-                        .flatten()
-                        .chain(p.rotation.to_array())
-                        .map(f32::to_bits)
-                        .collect::<Vec<_>>()
-                }));
+                bits.extend(state_bits(&w));
             }
             bits
         };
