@@ -622,6 +622,10 @@ impl World {
     /// are these sweeps': this is for timing the row update alone (`benches/step.rs`,
     /// `row_update`) and for watching a solve converge, not for a world that goes on.
     pub fn sweep_again(&mut self, sweeps: u32) -> u64 {
+        if self.solver.dv.is_empty() {
+            // (No step yet: no solver bodies, no rows.)
+            return 0;
+        }
         let s = &self.settings;
         self.wide.solve(
             None,
@@ -2455,6 +2459,35 @@ mod tests {
             bits
         };
         assert_eq!(run(false), run(true));
+    }
+
+    /// `sweep_again` runs sweeps over the last step's rows and counts them as a step
+    /// does, and moves no body; before any step there is nothing to sweep.
+    #[test]
+    fn sweeping_again_counts_its_row_updates_and_moves_nothing() {
+        let mut w = World::new(Settings::without_sleeping());
+        assert_eq!(w.sweep_again(3), 0);
+        ground_and_pyramid(&mut w, 5, 1.0, -2.5);
+        for _ in 0..30 {
+            w.step().unwrap();
+        }
+        let rows = w.stats().rows as u64;
+        assert!(rows > 0);
+        let before: Vec<u32> = state_bits(&w).collect();
+        // Friction rows in the first and last of three sweeps (stride 2): 2 × all
+        // rows and the normal rows once.
+        assert_eq!(w.sweep_again(3), 2 * rows + rows / 3);
+        assert_eq!(w.sweep_again(1), rows);
+        assert_eq!(state_bits(&w).collect::<Vec<_>>(), before);
+        w.step().unwrap();
+        // Every body asleep: the step solved nothing, and there is nothing to sweep.
+        let mut w = World::new(Settings::default());
+        ground_and_pyramid(&mut w, 3, 1.0, -1.5);
+        for _ in 0..240 {
+            w.step().unwrap();
+        }
+        assert_eq!(w.stats().awake_bodies, 0);
+        assert_eq!(w.sweep_again(3), 0);
     }
 
     /// After `reserve(n)`, adding `n` one-collider bodies moves none of the world's
