@@ -11,6 +11,7 @@
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_100 --seconds 2
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes tower_20,pyramid_20 --matched
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_40 --repeat 5
+//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pile_1000 --per-second
 //! ```
 //!
 //! Within a run the two engines take turns every 20 steps (`--block`): the project's
@@ -80,6 +81,10 @@ struct Args {
     /// the other's.
     #[arg(long, default_value_t = 20)]
     block: usize,
+    /// Also print each scene's median step time second by second, both engines (the
+    /// fastest run's, with `--repeat`).
+    #[arg(long)]
+    per_second: bool,
 }
 
 /// `first`'s figures with the step times of the fastest of `runs` (lowest median).
@@ -87,10 +92,14 @@ fn fastest(first: measure::Figures, runs: &[measure::Figures]) -> measure::Figur
     let best = runs
         .iter()
         .min_by(|a, b| a.median_ms.total_cmp(&b.median_ms))
-        .map_or((first.median_ms, first.p90_ms), |f| (f.median_ms, f.p90_ms));
+        .map_or(
+            (first.median_ms, first.p90_ms, first.per_second_ms.clone()),
+            |f| (f.median_ms, f.p90_ms, f.per_second_ms.clone()),
+        );
     measure::Figures {
         median_ms: best.0,
         p90_ms: best.1,
+        per_second_ms: best.2,
         ..first
     }
 }
@@ -294,6 +303,10 @@ fn run(args: &Args) -> Result<(), CompareError> {
     println!("{}", table::markdown(&rows, &heading));
     println!("Memory (live heap bytes, counted by the comparison's global allocator):\n");
     println!("{}", table::memory_markdown(&rows));
+    if args.per_second {
+        println!("Median step time of each simulated second (ms):\n");
+        println!("{}", table::per_second_markdown(&rows));
+    }
     if let Some(path) = &args.json {
         let settings = json!({
             "matched": args.matched,
@@ -338,6 +351,7 @@ mod tests {
             steps: 10,
             median_ms,
             p90_ms,
+            per_second_ms: vec![median_ms, p90_ms],
             drift: Some(0.001),
             sag: None,
             max_penetration: 0.0,
@@ -360,6 +374,7 @@ mod tests {
         ];
         let f = fastest(runs[0].clone(), &runs);
         assert_eq!((f.median_ms, f.p90_ms), (1.5, 4.0));
+        assert_eq!(f.per_second_ms, [1.5, 4.0]);
         assert_eq!((f.still_moving, f.heap), (1, Some((100, 200))));
         let one = fastest(runs[2].clone(), &runs[2..]);
         assert_eq!(one, runs[2]);

@@ -37,6 +37,8 @@ pub struct Figures {
     pub median_ms: f64,
     /// 90th-percentile step time, ms (steps 2..).
     pub p90_ms: f64,
+    /// Median step time of each simulated second, ms (the first second's from step 2).
+    pub per_second_ms: Vec<f64>,
     /// Largest horizontal displacement of a dynamic body from its start, m (resting scenes).
     pub drift: Option<f32>,
     /// Ideal top y minus the top box's y, m (resting scenes).
@@ -136,6 +138,7 @@ impl<'a> Run<'a> {
         } = self;
         let steps = times.len();
         let timed = times.get(1..).unwrap_or(&[]);
+        let per_second_ms = per_second(&times, scene.settings.dt);
 
         let (drift_m, sag_m) = if scene.resting {
             let d = drift(
@@ -162,6 +165,7 @@ impl<'a> Run<'a> {
             steps,
             median_ms: percentile(timed, 0.5),
             p90_ms: percentile(timed, 0.9),
+            per_second_ms,
             drift: drift_m,
             sag: sag_m,
             max_penetration: pen,
@@ -189,4 +193,35 @@ pub fn run(
         progress(run.done());
     }
     run.finish()
+}
+
+/// The median of each simulated second's step `times` (ms) at step `dt` (s): steps
+/// `k·n .. (k + 1)·n` for `n = round(1/dt)` steps a second, the first step left out as
+/// in the run's median (it builds what later steps keep); a last, partial second
+/// counts as one.
+fn per_second(times: &[f64], dt: f32) -> Vec<f64> {
+    let n = if dt.is_finite() && dt > 0.0 {
+        ((1.0 / dt).round() as usize).max(1)
+    } else {
+        times.len().max(1)
+    };
+    times
+        .chunks(n)
+        .enumerate()
+        .map(|(k, c)| percentile(if k == 0 { c.get(1..).unwrap_or(&[]) } else { c }, 0.5))
+        .collect()
+}
+
+#[cfg(test)]
+mod per_second_tests {
+    use super::per_second;
+
+    /// A second is `round(1/dt)` steps; the first step stays out of the first second;
+    /// a partial last second counts (medians by nearest rank, as the run's).
+    #[test]
+    fn each_second_takes_the_median_of_its_steps() {
+        let times = [9.0, 1.0, 2.0, 3.0, 6.0, 4.0, 5.0, 7.0];
+        assert_eq!(per_second(&times, 1.0 / 3.0), vec![1.0, 4.0, 5.0]);
+        assert_eq!(per_second(&[], 0.25), Vec::<f64>::new());
+    }
 }

@@ -112,12 +112,35 @@ pub fn memory_markdown(rows: &[Row]) -> String {
     s
 }
 
+/// Each scene's median step time second by second, both engines and their ratio.
+#[must_use]
+pub fn per_second_markdown(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| scene | second | thud median ms | Rapier median ms | thud/Rapier |\n\
+         |---|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        let pairs = r.thud.per_second_ms.iter().zip(&r.rapier.per_second_ms);
+        for (k, (&t, &p)) in pairs.enumerate() {
+            let ratio = if p > 0.0 { t / p } else { f64::NAN };
+            let _ = writeln!(
+                s,
+                "| {} | {} | {t:.2} | {p:.2} | {ratio:.2} |",
+                r.scene,
+                k + 1
+            );
+        }
+    }
+    s
+}
+
 fn figures_json(f: &Figures) -> Value {
     json!({
         "engine": f.engine,
         "steps": f.steps,
         "median_ms": f.median_ms,
         "p90_ms": f.p90_ms,
+        "per_second_ms": f.per_second_ms,
         "drift_m": f.drift,
         "sag_m": f.sag,
         "max_penetration_m": f.max_penetration,
