@@ -837,8 +837,10 @@ fn plan_units(
                 continue;
             }
             match open.take() {
-                // Within a level no two groups share a movable body.
-                Some(g) if fits(&groups[g as usize], &groups[h as usize]) => {
+                // Within a level no two groups share a movable body: only their blocks
+                // decide.
+                Some(g) if !groups[g as usize].t_blocks && !groups[h as usize].t_blocks => {
+                    debug_assert!(!groups[g as usize].shares_movable(&groups[h as usize]));
                     units.push([g, h]);
                 }
                 Some(g) => {
