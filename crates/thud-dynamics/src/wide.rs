@@ -2122,7 +2122,8 @@ impl WideContacts {
     /// motion, the separations as they are). With `still` (by solver body), the
     /// separations stay where they are, `moved` goes on summing, and only the units
     /// with a body not marked still take new rows, from the separations as `moved`
-    /// leaves them. The λ are [`refresh_lambdas`](Self::refresh_lambdas)'.
+    /// leaves them. The lanes' λ and the split pass are
+    /// [`refresh_lambdas`](Self::refresh_lambdas)' to set.
     pub fn refresh(&mut self, r: &Refresh<'_>) {
         let (kernel, pool) = (self.pairs, self.pool);
         if self.shared {
