@@ -93,14 +93,8 @@ pub struct World {
     /// the store manifolds that moved.
     stale_units: Vec<bool>,
     moved_manifolds: Vec<bool>,
-    /// The narrowphase layout and collider generation the contact store was last
-    /// gathered at (a step that keeps its rows takes the points again from the same
-    /// manifolds while both stay, `ContactStore::regather`).
-    gathered_at: Option<(u64, u64)>,
-    /// What else the last gather read: the islands' `islands_at`, and the solver
-    /// bodies' slots and inverse masses (a step that builds its rows takes the points
-    /// again too while these stand: `gather_again`).
-    gathered_from: (Option<IslandsAt>, Vec<u32>, Vec<f32>),
+    /// What the contact store was last gathered from (`Gathered`).
+    gathered: Gathered,
     /// What the islands were last found from (the narrowphase layout, the collider
     /// generation, the body slots and bodies), where a later step may take them as
     /// they are: the same joints between bodies (`joint_links`), and no kinematic or
@@ -194,8 +188,7 @@ impl World {
             row_reuse: RowReuse::default(),
             stale_units: Vec::new(),
             moved_manifolds: Vec::new(),
-            gathered_at: None,
-            gathered_from: (None, Vec::new(), Vec::new()),
+            gathered: Gathered::default(),
             islands_at: None,
             joint_links: Vec::new(),
             joint_links_now: Vec::new(),
@@ -1203,7 +1196,7 @@ impl World {
         // as they were at the last gather, its keys, bodies and islands stand: only the
         // points and normals are taken again.
         let at = (self.narrow.layout(), self.colliders.generation());
-        if self.gathered_at != Some(at) || !self.contacts.regather(self.narrow.manifolds()) {
+        if self.gathered.at != Some(at) || !self.contacts.regather(self.narrow.manifolds()) {
             self.gather_contacts();
         }
         // (A step whose manifolds changed is likely followed by another: the next
@@ -1383,17 +1376,17 @@ impl World {
     /// whole gather.
     fn gather_again(&mut self) {
         let at = (self.narrow.layout(), self.colliders.generation());
-        let (islands, bodies, mass) = &self.gathered_from;
+        let g = &self.gathered;
         #[cfg(test)]
         let allowed = !self.no_regather;
         #[cfg(not(test))]
         let allowed = true;
         let same = allowed
-            && self.gathered_at == Some(at)
+            && g.at == Some(at)
             && self.islands_at.is_some()
-            && *islands == self.islands_at
-            && *bodies == self.solver.body
-            && *mass == self.solver.inv_mass;
+            && g.islands == self.islands_at
+            && g.bodies == self.solver.body
+            && g.mass == self.solver.inv_mass;
         if same && self.contacts.regather(self.narrow.manifolds()) {
             self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
         } else {
@@ -1414,11 +1407,11 @@ impl World {
         self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
         self.contacts
             .gather(self.narrow.manifolds(), &ctx, &self.solver);
-        self.gathered_at = Some((self.narrow.layout(), self.colliders.generation()));
-        let (islands, bodies, mass) = &mut self.gathered_from;
-        *islands = self.islands_at;
-        bodies.clone_from(&self.solver.body);
-        mass.clone_from(&self.solver.inv_mass);
+        let g = &mut self.gathered;
+        g.at = Some((self.narrow.layout(), self.colliders.generation()));
+        g.islands = self.islands_at;
+        g.bodies.clone_from(&self.solver.body);
+        g.mass.clone_from(&self.solver.inv_mass);
     }
 
     /// Whether the exact mode's islands may be swept once over the whole step while the
@@ -1932,6 +1925,19 @@ fn collider_box(colliders: &ColliderSet, k: u32, b: &Body, margin: f32) -> (Pose
         b.pose.mul(local)
     };
     (pose, colliders.shapes[ki].aabb(&pose).expanded(margin))
+}
+
+/// What the contact store was last gathered from: the narrowphase layout and collider
+/// generation (while both stay, a step that keeps its rows takes the points again from
+/// the same manifolds, `ContactStore::regather`), and the islands' `islands_at` and the
+/// solver bodies' slots and inverse masses (while these stand too, so does a step that
+/// builds its rows: `World::gather_again`).
+#[derive(Debug, Default)]
+struct Gathered {
+    at: Option<(u64, u64)>,
+    islands: Option<IslandsAt>,
+    bodies: Vec<u32>,
+    mass: Vec<f32>,
 }
 
 /// What a step's islands were found from (`World::islands_at`): the narrowphase
