@@ -45,6 +45,8 @@ struct Times {
     /// Steps that kept their rows, and the units they built again.
     kept: usize,
     rebuilt: usize,
+    /// Solves whose sweeps ran on the pool's threads.
+    threaded: u32,
 }
 
 /// A comma-separated list of values from the environment (one `None` if unset).
@@ -110,6 +112,7 @@ fn main() {
                 stages: vec![Vec::new(); Stage::ALL.len()],
                 kept: 0,
                 rebuilt: 0,
+                threaded: 0,
             })
             .collect();
         pool.install(|| {
@@ -131,6 +134,7 @@ fn main() {
                         }
                         t.kept += usize::from(world.stats().rows_kept);
                         t.rebuilt += world.stats().rows_rebuilt;
+                        t.threaded += world.stats().threaded_solves;
                     }
                 }
                 done += n;
@@ -147,11 +151,12 @@ fn main() {
                 label += &format!(" (reuse_rows_within {r})");
             }
             println!(
-                "{label}: step p10 / median {} ms, rows kept in {} of {} steps ({:.1} units built again a step)",
+                "{label}: step p10 / median {} ms, rows kept in {} of {} steps ({:.1} units built again a step), {:.2} solves a step on threads",
                 q(&mut t.total),
                 t.kept,
                 t.total.len(),
-                t.rebuilt as f64 / t.kept.max(1) as f64
+                t.rebuilt as f64 / t.kept.max(1) as f64,
+                f64::from(t.threaded) / t.total.len().max(1) as f64
             );
             for (s, g) in t.stages.iter_mut().zip(Stage::ALL) {
                 println!("  {:14} {} ms", g.name(), q(s));

@@ -28,6 +28,26 @@
 //! [`SweepOrder::Colored`] (first fit, at most [`MAX_COLORS`]) is the throughput choice
 //! for piles and many small stacks.
 //!
+//! **Regions.** A list-scheduled sweep of at least [`REGION_MIN`] manifolds is cut in
+//! two, so that two threads can sweep it at once (`parallel.rs`). Each body's *front*
+//! is the earliest level of its first manifold; the bodies of the earlier fronts, up
+//! to half the manifold ends, are region 0, the rest region 1. The sweep then meets a
+//! body's manifolds region first (store order within it) and the *seam* (manifolds
+//! across the cut) last, in four slices scheduled one after the other on levels of
+//! their own:
+//!
+//! ```text
+//!   region 0 | region 1 on a seam body | seam (first-fit colours) | rest of region 1
+//!   thread 0 | thread 1                | thread 0                 | thread 1
+//! ```
+//!
+//! Region 1's first slice waits for the seam of the sweep before, the seam for region
+//! 1's first slice: the threads meet once a sweep. A cut that follows the fronts keeps
+//! every slice next to the one it waits on, so the one-thread wavefront of sweeps
+//! (`wide.rs`) stays a few tiles deep: `pyramid_100` sweeps in 3.5 ms on one thread cut,
+//! 3.6 uncut. The cut is a function of the manifolds alone (two regions whatever the
+//! pool), so one, two or four threads sweep in the same order, to the bit.
+//!
 //! Within a colour the order does not change the result, so a colour's manifolds can
 //! be solved four at a time (SIMD lanes, `wide.rs`) or split across threads, and the
 //! answer is bitwise the same: the colouring itself is sequential and depends only on
@@ -50,6 +70,24 @@ const NONE: u32 = u32::MAX;
 /// of one unit each, list-scheduling every colouring shortens `pile_1000`'s settling
 /// sweeps by 5 % but lengthens its median step by 5 %: the schedule costs more.)
 const LIST_AFTER: u32 = 8;
+
+/// From this many manifolds in the sequential order, the sweep runs in two regions
+/// (see [`Coloring::regions`]).
+pub(crate) const REGION_MIN: usize = 1024;
+
+/// The regions a large sequential sweep is cut into: one per thread of a two-core
+/// machine. A constant, not the pool's size, so that every thread count sweeps in the
+/// same order.
+pub(crate) const REGIONS: usize = 2;
+
+/// The slices of a cut sweep ([`Coloring::cut`]) and the region (the thread's part)
+/// that sweeps each: region 0; region 1's manifolds on a seam body; the seam, swept by
+/// region 0's thread; the rest of region 1.
+pub(crate) const SLICE_PARTS: [u32; 4] = [0, 1, 0, 1];
+
+const R0: u8 = 0;
+const R1: u8 = 1;
+const SEAM: u8 = 2;
 
 /// A manifold's movable bodies (`NONE`: fixed) and, on each, the manifolds before and
 /// after it in store order.
@@ -95,6 +133,16 @@ pub(crate) struct Coloring {
     pub colors: Vec<Vec<u32>>,
     /// Manifolds solved one by one after the colours.
     pub overflow: Vec<u32>,
+    /// Where the colours of each region end (see [`Coloring::regions`]); empty when
+    /// the sweep is not cut.
+    region_ends: Vec<usize>,
+    /// Scratch of the cut: manifolds per body, then each body's region.
+    region_of: Vec<u32>,
+    /// Scratch: the manifolds to colour ordered by region.
+    by_region: Vec<(u32, u32, u32)>,
+    /// Scratch: manifold ends per front; the seam's manifolds by first-fit colour,
+    /// `colour << 32 | manifold`.
+    seam_keys: Vec<u64>,
 }
 
 impl Coloring {
@@ -156,8 +204,18 @@ impl Coloring {
             }
         }
         let n = input.len() + self.overflow.len();
+        self.region_ends.clear();
         match order {
-            SweepOrder::Sequential => self.levels(&input, n, fixed),
+            // Only a colouring that is list-scheduled (one that stands, or the first)
+            // is cut: a settling heap colours anew nearly every step, and the cut costs
+            // it more than its threads give back.
+            SweepOrder::Sequential if input.len() >= REGION_MIN && self.steady >= LIST_AFTER => {
+                let mut by_region = std::mem::take(&mut self.by_region);
+                let bounds = self.cut(&input, fixed, &mut by_region);
+                self.levels(&by_region, &bounds, n, fixed);
+                self.by_region = by_region;
+            }
+            SweepOrder::Sequential => self.levels(&input, &[0, input.len()], n, fixed),
             SweepOrder::Colored => self.first_fit(&input, fixed),
         }
         self.steady = 0;
@@ -167,15 +225,149 @@ impl Coloring {
         self.input = input;
     }
 
+    /// The cut into two regions, and the sweep order that lets two threads sweep one
+    /// each (see [`Coloring::regions`]).
+    ///
+    /// Each movable body's *front* is the earliest level of its first manifold (the
+    /// longest chain before it in store order): a sequential sweep reaches the bodies
+    /// front by front (across a pyramid, diagonals from one bottom corner). The bodies
+    /// of the earlier fronts, up to half the manifold ends, are region 0, the rest
+    /// region 1, so the cut follows a front and the *seam* (manifolds across it) is
+    /// where each region's sweep starts or ends. Writes the manifolds into `out` in
+    /// four slices — region 0; region 1's on a seam body (`r1s`); the seam; the rest of
+    /// region 1 (`r1r`) — and returns their bounds. Every body meets its manifolds
+    /// region first, seam last; the slices' order keeps each of them next to the one
+    /// it waits on, so a wavefront of sweeps over them stays a few tiles deep.
+    fn cut(
+        &mut self,
+        pairs: &[(u32, u32, u32)],
+        fixed: &[bool],
+        out: &mut Vec<(u32, u32, u32)>,
+    ) -> [usize; 5] {
+        let movable = |x: u32| !fixed[x as usize];
+        let n = fixed.len();
+        // Fronts: `last` is each body's last manifold's level + 1 so far (0: none),
+        // `region_of` its front + 1 (0: no manifold yet).
+        self.last.clear();
+        self.last.resize(n, 0);
+        self.region_of.clear();
+        self.region_of.resize(n, 0);
+        let mut fronts = 0;
+        for &(_, a, b) in pairs {
+            let l = [a, b]
+                .into_iter()
+                .filter(|&x| movable(x))
+                .map(|x| self.last[x as usize])
+                .max()
+                .unwrap_or(0);
+            for x in [a, b].into_iter().filter(|&x| movable(x)) {
+                self.last[x as usize] = l + 1;
+                let f = &mut self.region_of[x as usize];
+                if *f == 0 {
+                    *f = l + 1;
+                }
+            }
+            fronts = fronts.max(l as usize + 1);
+        }
+        // Manifold ends per front (`seam_keys` as scratch), then the first front of
+        // region 1: where the ends before it reach half.
+        self.seam_keys.clear();
+        self.seam_keys.resize(fronts + 1, 0);
+        for &(_, a, b) in pairs {
+            for x in [a, b].into_iter().filter(|&x| movable(x)) {
+                self.seam_keys[self.region_of[x as usize] as usize] += 1;
+            }
+        }
+        let total: u64 = self.seam_keys.iter().sum();
+        let mut before = 0;
+        let mut split = fronts + 1;
+        for (f, &ends) in self.seam_keys.iter().enumerate().skip(1) {
+            if 2 * before >= total {
+                split = f;
+                break;
+            }
+            before += ends;
+        }
+        // Region of each body: 1 (region 0), 2 (region 1); 0 (none) stays 0. Then a
+        // body of region 1 with a seam manifold is marked 3.
+        for f in &mut self.region_of {
+            if *f != 0 {
+                *f = if (*f as usize) < split { 1 } else { 2 };
+            }
+        }
+        let region = |r: &[u32], &(_, a, b): &(u32, u32, u32)| {
+            let side = |x: u32| if movable(x) { r[x as usize] & 3 } else { 0 };
+            match (side(a).min(2), side(b).min(2)) {
+                (1, 2) | (2, 1) => SEAM,
+                (2, _) | (_, 2) => R1,
+                _ => R0,
+            }
+        };
+        for p in pairs {
+            if region(&self.region_of, p) == SEAM {
+                for x in [p.1, p.2].into_iter().filter(|&x| movable(x)) {
+                    if self.region_of[x as usize] == 2 {
+                        self.region_of[x as usize] = 3;
+                    }
+                }
+            }
+        }
+        let slice = |r: &[u32], p: &(u32, u32, u32)| match region(r, p) {
+            R1 if [p.1, p.2]
+                .into_iter()
+                .any(|x| movable(x) && r[x as usize] == 3) =>
+            {
+                1
+            }
+            R1 => 3,
+            SEAM => 2,
+            _ => 0,
+        };
+        out.clear();
+        let mut bounds = [0; 5];
+        for k in 0..4 {
+            out.extend(pairs.iter().filter(|p| slice(&self.region_of, p) == k));
+            bounds[k + 1] = out.len();
+        }
+        // The seam's manifolds chain from end to end along the cut (a row's boxes each
+        // stand on two below), so in store order they would take a level each. Their
+        // order among themselves is free: first-fit colours, colour by colour (store
+        // order within one), take a few levels.
+        let seam = &mut out[bounds[2]..bounds[3]];
+        self.last.clear();
+        self.last.resize(n, 0);
+        self.seam_keys.clear();
+        for &(m, a, b) in seam.iter() {
+            let mut used = 0u32;
+            for x in [a, b].into_iter().filter(|&x| movable(x)) {
+                used |= self.last[x as usize];
+            }
+            let c = (!used).trailing_zeros().min(31);
+            for x in [a, b].into_iter().filter(|&x| movable(x)) {
+                self.last[x as usize] |= 1 << c;
+            }
+            self.seam_keys.push(u64::from(c) << 32 | u64::from(m));
+        }
+        self.seam_keys.sort_unstable();
+        for (p, &k) in seam.iter_mut().zip(&self.seam_keys) {
+            let m = k as u32;
+            let (a, b) = (self.last_key[m as usize].0, self.last_key[m as usize].1);
+            *p = (m, a, b);
+        }
+        bounds
+    }
+
     /// Level scheduling: manifold `m` goes one level after the last earlier manifold on
     /// either of its movable bodies, so every body meets its manifolds in store order and
     /// level-by-level solving is the sequential sweep, exactly. That gives the number of
     /// levels (the longest chain). Where the colouring before this one stood for
     /// `LIST_AFTER` builds, the manifolds are then placed one unit of the sweep a level
     /// ([`Coloring::list_schedule`]), else each at its earliest level, in store order.
-    fn levels(&mut self, pairs: &[(u32, u32, u32)], n: usize, fixed: &[bool]) {
-        self.last.clear();
-        self.last.resize(fixed.len(), NONE);
+    ///
+    /// `bounds` cuts `pairs` into slices that are scheduled one after the other, each
+    /// on levels of its own after the last slice's: a body meets its manifolds slice by
+    /// slice, in store order within each (the regions of a large sweep, [`Self::cut`]).
+    fn levels(&mut self, pairs: &[(u32, u32, u32)], bounds: &[usize], n: usize, fixed: &[bool]) {
         self.level.clear();
         self.level.resize(n, 0);
         self.links.clear();
@@ -187,6 +379,21 @@ impl Coloring {
                 next: [NONE; 2],
             },
         );
+        let mut base = 0;
+        for w in bounds.windows(2) {
+            let slice = &pairs[w[0]..w[1]];
+            base += self.slice_levels(slice, base, fixed);
+            if bounds.len() > 2 {
+                self.region_ends.push(base);
+            }
+        }
+    }
+
+    /// [`Self::levels`] of one slice, on colours from `base` on; returns the colours it
+    /// took.
+    fn slice_levels(&mut self, pairs: &[(u32, u32, u32)], base: usize, fixed: &[bool]) -> usize {
+        self.last.clear();
+        self.last.resize(fixed.len(), NONE);
         let mut levels = 0;
         for &(m, a, b) in pairs {
             let mut link = Links {
@@ -215,15 +422,16 @@ impl Coloring {
             self.links[m as usize] = link;
             levels = levels.max(l as usize + 1);
         }
-        if self.colors.len() < levels {
-            self.colors.resize_with(levels, Vec::new);
+        if self.colors.len() < base + levels {
+            self.colors.resize_with(base + levels, Vec::new);
         }
         if self.steady >= LIST_AFTER {
-            self.list_schedule(pairs, levels);
+            self.list_schedule(pairs, levels, base)
         } else {
             for &(m, _, _) in pairs {
-                self.colors[self.level[m as usize] as usize].push(m);
+                self.colors[base + self.level[m as usize] as usize].push(m);
             }
+            levels
         }
     }
 
@@ -240,9 +448,9 @@ impl Coloring {
     /// manifolds are ready at its first and last levels (`pyramid_40`: 361 units of
     /// one or two groups with levels of the longest chain, whole groups of four each,
     /// 336 units so).
-    fn list_schedule(&mut self, pairs: &[(u32, u32, u32)], levels: usize) {
+    fn list_schedule(&mut self, pairs: &[(u32, u32, u32)], levels: usize, base: usize) -> usize {
         if levels == 0 {
-            return;
+            return 0;
         }
         let n = self.level.len();
         self.alap.clear();
@@ -285,7 +493,7 @@ impl Coloring {
         }
         let lanes = self.lanes.max(1);
         let mut placed = std::mem::take(&mut self.placed);
-        let mut level = 0;
+        let mut level = base;
         while waiting > 0 {
             placed.clear();
             let Some(lo) = next_filled(&self.filled, 0) else {
@@ -343,6 +551,7 @@ impl Coloring {
             }
         }
         self.placed = placed;
+        level - base
     }
 
     /// Greedy colouring: the first colour where neither movable body is used yet.
@@ -397,6 +606,16 @@ impl Coloring {
             steady: 0,
             ..Coloring::default()
         }
+    }
+
+    /// Where each region's colours end, the seam's last: a large sequential sweep
+    /// (from [`REGION_MIN`] manifolds) is cut into [`REGIONS`] regions of its movable
+    /// bodies by solver index, and the manifolds across two regions, the seam. Each
+    /// region's manifolds are scheduled on levels of their own, one region after the
+    /// other, the seam last: the regions share no body, so two threads sweep one each
+    /// at the same time and meet only at the seam. Empty when the sweep is not cut.
+    pub fn regions(&self) -> &[usize] {
+        &self.region_ends
     }
 
     /// Colours in use (the last non-empty one and all before it).
@@ -541,6 +760,124 @@ mod tests {
                 mine.windows(2).all(|w| w[0] < w[1]),
                 "body {body}: levels {mine:?} not in store order"
             );
+        }
+    }
+
+    /// A list-scheduled sweep of at least `REGION_MIN` manifolds (a 40 × 40 grid of
+    /// bodies on the ground, neighbours touching) is cut into two regions about half each that share
+    /// no movable body, and a seam across them: every body meets its region's
+    /// manifolds first, in store order, and its seam manifolds last; region 1's slice
+    /// on the seam's bodies holds every one of its manifolds on them; the seam's levels
+    /// are about full, not one per manifold.
+    #[test]
+    fn a_large_sweep_is_cut_into_two_regions_and_a_seam() {
+        let side = 40u32;
+        let id = |x: u32, y: u32| 1 + x + side * y;
+        let n = (side * side + 1) as usize;
+        let mut fixed = vec![false; n];
+        fixed[0] = true;
+        let mut pairs = Vec::new();
+        for y in 0..side {
+            for x in 0..side {
+                if y == 0 {
+                    pairs.push((0, id(x, y)));
+                }
+                if x + 1 < side {
+                    pairs.push((id(x, y), id(x + 1, y)));
+                }
+                if y + 1 < side {
+                    pairs.push((id(x, y), id(x, y + 1)));
+                }
+            }
+        }
+        assert!(pairs.len() >= REGION_MIN);
+        // A colouring at its earliest levels (a settling heap's) is not cut.
+        let mut c = Coloring::at_earliest_levels();
+        c.build(of(&pairs), &fixed, SweepOrder::Sequential, 8);
+        assert!(c.regions().is_empty());
+        for lanes in [8, 4] {
+            let mut c = Coloring::default();
+            c.build(of(&pairs), &fixed, SweepOrder::Sequential, lanes);
+            let ends = c.regions().to_vec();
+            assert_eq!(ends.len(), SLICE_PARTS.len());
+            assert_eq!(*ends.last().unwrap(), c.used());
+            let slice_of = |l: usize| ends.iter().position(|&e| l < e).unwrap();
+            let mut level = vec![usize::MAX; pairs.len()];
+            for (l, list) in c.colors.iter().enumerate() {
+                let mut used = vec![false; n];
+                for &m in list {
+                    level[m as usize] = l;
+                    let (a, b) = pairs[m as usize];
+                    for x in [a, b].into_iter().filter(|&x| !fixed[x as usize]) {
+                        assert!(!used[x as usize], "body {x} twice in level {l}");
+                        used[x as usize] = true;
+                    }
+                }
+            }
+            assert!(level.iter().all(|&l| l != usize::MAX));
+            // Region of each body from its manifolds outside the seam.
+            let mut region = vec![u32::MAX; n];
+            let mut count = [0usize; 2];
+            for (m, &(a, b)) in pairs.iter().enumerate() {
+                let k = slice_of(level[m]);
+                if k == 2 {
+                    continue;
+                }
+                let r = SLICE_PARTS[k];
+                count[r as usize] += 1;
+                for x in [a, b].into_iter().filter(|&x| !fixed[x as usize]) {
+                    assert!(
+                        region[x as usize] == u32::MAX || region[x as usize] == r,
+                        "body {x} in both regions"
+                    );
+                    region[x as usize] = r;
+                }
+            }
+            for r in count {
+                assert!(4 * r > pairs.len() && 3 * pairs.len() > 4 * r, "{count:?}");
+            }
+            let on_seam: Vec<bool> = (0..n as u32)
+                .map(|x| {
+                    let seam = |(m, &(a, b)): (usize, &(u32, u32))| {
+                        slice_of(level[m]) == 2 && (a == x || b == x)
+                    };
+                    pairs.iter().enumerate().any(seam)
+                })
+                .collect();
+            let seam = pairs
+                .iter()
+                .enumerate()
+                .filter(|&(m, _)| slice_of(level[m]) == 2)
+                .count();
+            assert!(seam > 0 && seam < pairs.len() / 8, "{seam} seam manifolds");
+            // A level takes `lanes` manifolds: full levels but for a few colours' ends.
+            let levels = ends[2] - ends[1];
+            assert!(
+                levels <= seam.div_ceil(lanes) + 4,
+                "{seam} in {levels} levels"
+            );
+            for (m, &(a, b)) in pairs.iter().enumerate() {
+                let k = slice_of(level[m]);
+                let seam_body = [a, b]
+                    .into_iter()
+                    .any(|x| !fixed[x as usize] && on_seam[x as usize]);
+                match k {
+                    1 => assert!(seam_body),
+                    3 => assert!(!seam_body, "{m} on a seam body after the seam"),
+                    _ => {}
+                }
+            }
+            // Every body: its region's manifolds in store order, then the seam's.
+            for body in 1..n as u32 {
+                let mine: Vec<(bool, usize)> = (0..pairs.len())
+                    .filter(|&m| pairs[m].0 == body || pairs[m].1 == body)
+                    .map(|m| (slice_of(level[m]) == 2, level[m]))
+                    .collect();
+                let (seam, region): (Vec<&(bool, usize)>, Vec<_>) = mine.iter().partition(|p| p.0);
+                assert!(region.windows(2).all(|w| w[0].1 < w[1].1), "body {body}");
+                let last = region.last().map_or(0, |p| p.1);
+                assert!(seam.iter().all(|p| p.1 > last), "body {body}: {mine:?}");
+            }
         }
     }
 

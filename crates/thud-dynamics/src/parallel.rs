@@ -30,11 +30,18 @@
 //! impulse sums, the write-back), under the same ownership: the pseudo-velocities of a
 //! unit's movable bodies pass from unit to unit in the order `dV` does.
 //!
-//! **Parts.** The units are cut into one part per pool thread (at most one per core,
-//! [`cores`]) by body index, balanced by wide points; a part keeps its units in sweep
-//! order and its progress counters in its own run of slots, so a thread writes its own
-//! cache lines. A thread claims a part and runs, of the parts it owns, always the task
-//! that comes first in the serial order.
+//! **Parts.** A large sweep that stands is cut into two regions and a seam by the
+//! colouring (`Coloring::regions`): its units come as region 0, region 1's units on the
+//! seam's bodies, the seam, the rest of region 1, and the regions share no body. There
+//! part 0 runs region 0 and the seam, part 1 region 1, so the two threads meet only
+//! where region 1's first units wait for the seam of the sweep before, and the seam
+//! for region 1's first units: once a sweep. Other sweeps (from [`MIN_SWEEPS`] sweeps
+//! a solve) are cut into one part per pool thread (at most one per core, [`cores`]) by
+//! body index, balanced by wide points; a part keeps its units in sweep order and its
+//! progress counters in its own run of slots, so a thread writes its own cache lines.
+//! A thread claims a part and runs, of the parts it owns, always the task that comes
+//! first in the serial order. The first sweep's task of each unit also refreshes its
+//! rows (`wide::Refresh`), so the rows stay in the cache of the core that sweeps them.
 //! When a wait names a part nobody has claimed after 1 ms (its thread is late or busy),
 //! the waiting thread claims it too. That keeps the sweep free of dead-locks on any
 //! pool: the earliest unfinished task has all its dependencies done, and its part is
@@ -43,14 +50,21 @@
 //! cache-line hand-over each; when there are more than one per two units (a pile whose
 //! bodies have mixed) the step keeps the serial sweep.
 //!
-//! Cutting by place along gravity instead (left and right halves of a pyramid) was
-//! measured and dropped: a level of the sequential order is a diagonal front across
-//! the whole pyramid, so an eight-manifold unit spans about twenty box widths and
-//! 1 700 of `pyramid_100`'s 1 981 units then waited on the other part (426 cut by
-//! body index, which follows the rows).
+//! **A crew for the step.** A step that uses the pool keeps a second pool thread at hand
+//! ([`Crew`]): the sweeps' jobs reach it in well under a microsecond instead of the
+//! 40–70 µs a sleeping pool thread takes to wake (four solves a step). **Stalls.** A
+//! wait on a part whose thread has run no task for [`STALL`] (its core went to another
+//! process) sends the next solves to one thread ([`COOLING`], doubling while the
+//! stalls go on): the serial sweep gives the same bits, so the choice is free.
+//!
+//! Cutting by place along gravity (left and right halves of a pyramid) was measured
+//! and dropped for the index cut: a level of the sequential order is a diagonal front
+//! across the whole pyramid, so its units span both halves. The regions follow those
+//! fronts instead (`color.rs`).
 //!
 //! The only `unsafe` of the engine is here: the threads share the `dV` array and the
-//! packed rows through raw pointers, with the exclusive access argued above.
+//! packed rows through raw pointers, with the exclusive access argued above, and the
+//! crew's helper runs a job on the poster's stack.
 #![allow(unsafe_code)]
 
 use std::ops::Range;
@@ -64,8 +78,8 @@ use smallvec::SmallVec;
 use crate::lanes;
 use crate::solver_body::Velocity;
 use crate::wide::{
-    self, GaussSeidel, Group, LastSweep, ManifoldPoints, Sor, Velocities, WideSide, WideSlot,
-    WideT, solve_group, split_group,
+    self, GaussSeidel, Group, LastSweep, ManifoldPoints, Refresh, Sor, Velocities, WideSide,
+    WideSlot, WideT, solve_group, split_group,
 };
 use crate::wide_avx::PairKernel;
 
@@ -83,6 +97,20 @@ const NONE: u32 = u32::MAX;
 /// How long a thread waits for a part's own thread to start before taking the part.
 const WAKE_UP: Duration = Duration::from_millis(1);
 
+/// A part whose thread runs no task for this long while another waits on it has lost
+/// its core (another process runs on it): a task takes a microsecond or so.
+const STALL: Duration = Duration::from_micros(300);
+
+/// Solves that run on one thread after one whose threads stalled, at first; each stall
+/// in a row doubles it, up to [`COOLING_MAX`] (about four seconds of steps at the
+/// default four solves a step), and a solve on the threads without a stall sets it back.
+/// A lone stall (the hypervisor took the core a moment) costs a few steps on one thread;
+/// on a machine whose other core stays busy, where a sweep that waits on a descheduled
+/// thread costs a time slice of the scheduler (milliseconds) at every wait, the threads
+/// are tried less and less often.
+const COOLING: u32 = 16;
+const COOLING_MAX: u32 = 1024;
+
 /// Below this many groups a sweep is not worth splitting.
 pub(crate) const MIN_GROUPS: usize = 64;
 
@@ -93,8 +121,164 @@ pub(crate) const MIN_GROUPS: usize = 64;
 /// built and refreshed on the pool, splitting 3-sweep solves gained 15–20 % on an
 /// idle machine, but with another process busy on the second core a step took 10 to
 /// 116 ms instead of 3.6 to 8 (a dependency wait spins on a part whose thread the OS
-/// has descheduled), so short solves stay on one thread.
+/// has descheduled), so short solves stay on one thread. That holds for sweeps cut by
+/// body index; a sweep cut into regions (`Coloring::regions`) splits at any number of
+/// sweeps: its threads meet once a sweep, the step's [`Crew`] answers the hand-overs
+/// and the stall rule ([`STALL`]) the busy core.
 pub(crate) const MIN_SWEEPS: u32 = 8;
+
+/// A job the crew's helper runs: a `Fn` on the poster's stack, its lifetime erased (the
+/// poster does not return before the helper is done with it, [`Crew::run`]).
+type Job = *const (dyn Fn() + Sync + 'static);
+
+const EMPTY: u32 = 0;
+const POSTED: u32 = 1;
+const RUNNING: u32 = 2;
+const DONE: u32 = 3;
+
+std::thread_local! {
+    /// The crew of the step this thread runs (null: none).
+    static CREW: std::cell::Cell<*const Crew> = const { std::cell::Cell::new(std::ptr::null()) };
+}
+
+/// A second pool thread kept at hand for the length of a step.
+///
+/// A solve handed its sweeps to the pool's threads with `rayon::scope`, and the other
+/// thread, asleep since the last one, took 40–70 µs to start (measured on the project
+/// machine), four solves a step: more than a third of `pyramid_40`'s solve. A step that
+/// uses the pool now starts one helper on it ([`Crew::serve`]) that waits, spinning and
+/// yielding, for the sweeps' jobs and runs the pool's other work (the narrowphase's
+/// chunks) meanwhile; a job reaches it in well under a microsecond. The helper never
+/// holds the poster up: a job it has not taken when the poster's own share is done is
+/// withdrawn (the sweeps' parts are claimed by whichever thread comes, so the poster
+/// has done the helper's share too).
+#[derive(Debug)]
+pub(crate) struct Crew {
+    state: AtomicU32,
+    job: std::cell::UnsafeCell<Option<Job>>,
+    quit: AtomicBool,
+    /// The pool index of the thread that runs the step, and whether a helper came.
+    stepper: std::sync::atomic::AtomicUsize,
+    helper: AtomicBool,
+}
+
+// SAFETY: `job` is written by the poster only while `state` is `EMPTY` (the helper does
+// not read it then) and read by the helper only after it moved `state` from `POSTED` to
+// `RUNNING` (Acquire, pairing with the poster's Release store of `POSTED`).
+unsafe impl Sync for Crew {}
+
+impl Default for Crew {
+    fn default() -> Self {
+        Crew {
+            state: AtomicU32::new(EMPTY),
+            job: std::cell::UnsafeCell::new(None),
+            quit: AtomicBool::new(false),
+            stepper: std::sync::atomic::AtomicUsize::new(usize::MAX),
+            helper: AtomicBool::new(false),
+        }
+    }
+}
+
+/// Clears the thread's crew and lets the helper go when the step ends (or unwinds).
+pub(crate) struct OnCrew<'a>(&'a Crew);
+
+impl Drop for OnCrew<'_> {
+    fn drop(&mut self) {
+        CREW.with(|c| c.set(std::ptr::null()));
+        self.0.quit.store(true, Ordering::Release);
+    }
+}
+
+impl Crew {
+    /// The crew of the step running on this thread.
+    fn current() -> Option<&'static Crew> {
+        let p = CREW.with(std::cell::Cell::get);
+        // SAFETY: set by `enter` for as long as its `OnCrew` lives, which outlives every
+        // use on this thread (the step's calls return before it drops).
+        (!p.is_null()).then(|| unsafe { &*p })
+    }
+
+    /// Makes this crew the current thread's until the guard drops (called on the pool
+    /// thread that runs the step, before the helpers are broadcast).
+    pub(crate) fn enter(&self) -> OnCrew<'_> {
+        let me = rayon::current_thread_index().unwrap_or(usize::MAX);
+        self.stepper.store(me, Ordering::Release);
+        CREW.with(|c| c.set(self as *const Crew));
+        OnCrew(self)
+    }
+
+    /// The helper's loop, broadcast to the pool's threads for the step: the first
+    /// thread other than the stepping one runs posted jobs, and the pool's other work,
+    /// until the step ends; every other thread returns at once. (A job spawned on the
+    /// stepping thread's own queue could be run by that thread itself while it waits
+    /// in a join, and never return; a broadcast reaches each thread once.)
+    pub(crate) fn serve(&self, index: usize) {
+        if index == self.stepper.load(Ordering::Acquire) || self.helper.swap(true, Ordering::AcqRel)
+        {
+            return;
+        }
+        let mut idle = 0u32;
+        loop {
+            if self
+                .state
+                .compare_exchange(POSTED, RUNNING, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                struct Done<'a>(&'a AtomicU32);
+                impl Drop for Done<'_> {
+                    fn drop(&mut self) {
+                        self.0.store(DONE, Ordering::Release);
+                    }
+                }
+                let _done = Done(&self.state);
+                // SAFETY: see `unsafe impl Sync`; the poster waits for `DONE`.
+                if let Some(job) = unsafe { *self.job.get() } {
+                    unsafe { (*job)() };
+                }
+                idle = 0;
+                continue;
+            }
+            if self.quit.load(Ordering::Acquire) {
+                return;
+            }
+            match rayon::yield_now() {
+                Some(rayon::Yield::Executed) => idle = 0,
+                _ if idle < 256 => {
+                    std::hint::spin_loop();
+                    idle += 1;
+                }
+                _ => std::thread::yield_now(),
+            }
+        }
+    }
+
+    /// Runs `job` on this thread and on the helper, and returns once neither runs it.
+    fn run(&self, job: &(dyn Fn() + Sync)) {
+        // SAFETY: only the lifetime is erased; the helper is done with `job` (or never
+        // took it) before this returns.
+        let erased: Job = unsafe { std::mem::transmute(job as *const (dyn Fn() + Sync)) };
+        // SAFETY: `state` is `EMPTY`: the helper does not read `job`.
+        unsafe { *self.job.get() = Some(erased) };
+        self.state.store(POSTED, Ordering::Release);
+        job();
+        if self
+            .state
+            .compare_exchange(POSTED, EMPTY, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            let mut spins = 0u32;
+            while self.state.load(Ordering::Acquire) != DONE {
+                if spins < 256 {
+                    std::hint::spin_loop();
+                    spins += 1;
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+            self.state.store(EMPTY, Ordering::Release);
+        }
+    }
+}
 
 /// The dependency lists of one step's groups, their split into parts, and the progress
 /// counters.
@@ -120,7 +304,22 @@ pub(crate) struct Schedule {
     last: Vec<u32>,
     prev: Vec<u32>,
     work: Vec<u32>,
+    /// A wait of the last run outlasted [`STALL`] (a thread of the sweep lost its
+    /// core); then the solves left before the threads are tried again.
+    stalled: AtomicBool,
+    cooling: u32,
+    backoff: u32,
+    /// The last solve was allowed on the threads.
+    tried: bool,
+    /// Tasks run per part (written by the part's thread only, each on its own cache
+    /// line): a wait that sees its part's count stand for [`STALL`] marks a stall.
+    progress: Vec<Padded>,
 }
+
+/// A counter on a cache line of its own.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Padded(AtomicU32);
 
 impl Clone for Schedule {
     fn clone(&self) -> Self {
@@ -139,6 +338,11 @@ impl Clone for Schedule {
             last: self.last.clone(),
             prev: self.prev.clone(),
             work: self.work.clone(),
+            stalled: AtomicBool::new(false),
+            cooling: self.cooling,
+            backoff: self.backoff,
+            tried: self.tried,
+            progress: self.progress.iter().map(|_| Padded::default()).collect(),
         }
     }
 }
@@ -168,10 +372,38 @@ impl Schedule {
         self.deps.clear();
     }
 
+    /// Whether solves run on one thread for now (see [`Schedule::threads_now`]).
+    pub fn cooling(&self) -> bool {
+        self.cooling > 0
+    }
+
+    /// Whether the next solve may run on the threads: not for a while after one whose
+    /// threads stalled ([`COOLING`]). The serial sweep gives the same bits, so the
+    /// choice is free.
+    pub fn threads_now(&mut self) -> bool {
+        if std::mem::take(self.stalled.get_mut()) {
+            self.cooling = self.backoff.max(COOLING);
+            self.backoff = (self.cooling * 2).min(COOLING_MAX);
+        } else if self.tried {
+            self.backoff = COOLING;
+        }
+        self.tried = self.cooling == 0;
+        if self.cooling > 0 {
+            self.cooling -= 1;
+        }
+        self.tried
+    }
+
     /// Dependencies of the sweep's `units` (one group or two run as one, in sweep order,
     /// `wide::plan_units`) over `bodies` solver bodies, and their split into `parts`
     /// parts of about equal work. A task is one unit.
-    pub fn build(&mut self, units: &[[u32; 2]], groups: &[Group], bodies: usize, parts: usize) {
+    pub fn build(
+        &mut self,
+        units: &[[u32; 2]],
+        groups: &[Group],
+        bodies: usize,
+        (parts, regions): (usize, &[u32]),
+    ) {
         let movable = |u: &[u32; 2]| {
             let [g0, g1] = *u;
             [g0, g1]
@@ -212,7 +444,11 @@ impl Schedule {
             }
             self.start.push(self.deps.len() as u32);
         }
-        self.split(units, groups, bodies, parts.max(1));
+        if regions.len() == crate::color::SLICE_PARTS.len() && parts == crate::color::REGIONS {
+            self.split_by_region(regions);
+        } else {
+            self.split(units, groups, bodies, parts.max(1));
+        }
         // Progress is kept per slot (position in `parts`), so each thread writes its own
         // run of counters and only the rare cross-part waits read another's.
         self.last.clear();
@@ -240,6 +476,21 @@ impl Schedule {
         self.done.resize_with(units.len(), || AtomicU32::new(0));
         self.claimed.truncate(parts);
         self.claimed.resize_with(parts, || AtomicBool::new(false));
+        self.progress.truncate(parts);
+        self.progress.resize_with(parts, Padded::default);
+    }
+
+    /// Parts by region (`Coloring::regions`): each slice of the cut sweep goes to its
+    /// region's part (`color::SLICE_PARTS`).
+    fn split_by_region(&mut self, ends: &[u32]) {
+        self.part_of.clear();
+        let mut from = 0;
+        for (&end, &part) in ends.iter().zip(&crate::color::SLICE_PARTS) {
+            self.part_of
+                .extend(std::iter::repeat_n(part, (end - from) as usize));
+            from = end;
+        }
+        self.fill_parts(crate::color::REGIONS);
     }
 
     /// Parts by body index: a unit belongs to the part of its first movable body, and
@@ -270,6 +521,12 @@ impl Schedule {
                 .iter()
                 .map(|u| first(u).map_or(0, |b| self.work[b as usize])),
         );
+        self.fill_parts(parts);
+    }
+
+    /// The parts' slots from `part_of` (each unit's part): each part's units in sweep
+    /// order; `part_of` then holds each slot's part.
+    fn fill_parts(&mut self, parts: usize) {
         self.part_start.clear();
         self.part_start.resize(parts + 1, 0);
         for &p in &self.part_of {
@@ -279,7 +536,7 @@ impl Schedule {
             self.part_start[k + 1] += self.part_start[k];
         }
         self.parts.clear();
-        self.parts.resize(units.len(), 0);
+        self.parts.resize(self.part_of.len(), 0);
         // Fill each part in sweep order (`prev` is free scratch now).
         self.prev.clear();
         self.prev.extend_from_slice(&self.part_start[..parts]);
@@ -350,6 +607,7 @@ impl Schedule {
                     let flag = &this.done[p as usize];
                     let mut spins = 0u32;
                     let mut since = None;
+                    let mut watch: Option<(u32, Instant)> = None;
                     while flag.load(Ordering::Acquire) < need {
                         // A part nobody has taken yet: give its thread a moment to wake
                         // up, then take it and go on with whichever task comes first.
@@ -365,6 +623,16 @@ impl Schedule {
                             std::hint::spin_loop();
                             spins += 1;
                         } else {
+                            // The part waited on stands still: its thread lost its core.
+                            let seen = this.progress[k].0.load(Ordering::Relaxed);
+                            match watch {
+                                Some((last, at)) if last == seen => {
+                                    if at.elapsed() > STALL {
+                                        this.stalled.store(true, Ordering::Relaxed);
+                                    }
+                                }
+                                _ => watch = Some((seen, Instant::now())),
+                            }
                             std::thread::yield_now();
                         }
                     }
@@ -376,6 +644,11 @@ impl Schedule {
                 task(s, g);
                 let slot = this.part_start[c.part as usize] + c.k;
                 this.done[slot as usize].store(s + 1, Ordering::Release);
+                let tasks = &this.progress[c.part as usize].0;
+                tasks.store(
+                    tasks.load(Ordering::Relaxed).wrapping_add(1),
+                    Ordering::Relaxed,
+                );
                 c.k += 1;
                 if c.k as usize == part(c.part).len() {
                     c.k = 0;
@@ -387,6 +660,10 @@ impl Schedule {
         // thread (the caller's own, when it is one), so a caller from outside the pool
         // only waits and never makes a third thread compete for two cores.
         let helpers = rayon::current_num_threads().saturating_sub(1);
+        if let Some(crew) = Crew::current().filter(|_| self.parts() <= 2) {
+            crew.run(&worker);
+            return;
+        }
         rayon::scope(|scope| {
             for _ in 0..helpers {
                 scope.spawn(|_| worker());
@@ -415,11 +692,12 @@ impl Schedule {
         dv: &mut [Velocity],
         (sweeps, friction_stride): (u32, u32),
         omega: f32,
-        last: LastSweep<'_>,
+        (last, fresh): (LastSweep<'_>, Option<&Refresh<'_>>),
     ) {
         debug_assert_eq!(sweep.units.len(), self.len());
         let w = Vec4::splat(omega);
         let pts = Shared::new(slots);
+        let side = Shared::new(rows.side);
         let vel = Shared::new(dv);
         let (kernel, groups) = (sweep.kernel, sweep.groups);
         let pairs = kernel.pairs() && sweep.shared && omega == 1.0;
@@ -434,6 +712,10 @@ impl Schedule {
             let h = groups.get(g1 as usize);
             let dv = &mut SharedVelocities(vel);
             let friction = crate::pgs::friction_sweep(s, sweeps, friction_stride);
+            if let Some(r) = fresh.filter(|_| s == 0) {
+                // SAFETY: as below, the unit's slots and wide points are this task's.
+                unsafe { refresh_unit(kernel, sweep.shared, (g, h), pts, side, r) };
+            }
             match h {
                 Some(h) if pairs => {
                     let first = g.slots().start;
@@ -487,7 +769,8 @@ impl Schedule {
                             grp,
                             p,
                             &t[grp.t_range()],
-                            &rows.side[r],
+                            // SAFETY: as above.
+                            unsafe { side.slice(r) },
                             l,
                             sums,
                             &rows.lane_manifolds[g as usize],
@@ -545,9 +828,54 @@ impl Schedule {
     }
 }
 
+/// `wide::refresh_units` of one unit (its two groups in one eight-lane kernel where
+/// they share their slots and length), in the task of its first sweep.
+///
+/// # Safety
+/// The unit's slots and wide points are the caller's alone.
+unsafe fn refresh_unit(
+    kernel: PairKernel,
+    shared: bool,
+    (g, h): (&Group, Option<&Group>),
+    pts: Shared<WideSlot>,
+    side: Shared<WideSide>,
+    r: &Refresh<'_>,
+) {
+    if !r.advance() && std::iter::once(g).chain(h).all(|g| wide::stood(g, r.still)) {
+        return;
+    }
+    let pair = h.filter(|h| {
+        shared
+            && !(g.t_blocks() || h.t_blocks())
+            && g.range().len() == h.range().len()
+            && g.slots() == h.slots()
+    });
+    if let Some(h) = pair {
+        // SAFETY: the caller's (the two groups' wide points are apart).
+        let (p, sides) = unsafe {
+            (
+                pts.slice(g.slots()),
+                [side.slice(g.range()), side.slice(h.range())],
+            )
+        };
+        let moved = r.moved.map(|m| (m, r.advance()));
+        if kernel.refresh([g, h], p, sides, moved, r.h, r.params) {
+            return;
+        }
+    }
+    for grp in std::iter::once(g).chain(h) {
+        // SAFETY: the caller's.
+        let (p, sd) = unsafe { (pts.slice(grp.slots()), side.slice(grp.range())) };
+        kernel.run(
+            #[inline(always)]
+            || wide::refresh_group(grp, p, sd, r),
+        );
+    }
+}
+
 /// The arrays beside the rows that the last sweep's tail writes ([`wide::last_group`]).
 pub(crate) struct LastRows<'a> {
-    pub side: &'a [WideSide],
+    pub side: &'a mut [WideSide],
     pub split_lambda: &'a mut [Vec4],
     pub impulse: &'a mut [[Vec4; 3]],
     pub lane_manifolds: &'a [[u32; 4]],

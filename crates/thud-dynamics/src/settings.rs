@@ -186,7 +186,8 @@ pub struct Settings {
     pub exact_outer_passes: u32,
     /// On a rayon pool of several threads, a step uses the pool — runs on a pool thread
     /// and splits its narrowphase over the threads — only when there is enough to
-    /// share: solves of at least 8 sweeps (whose sweeps then run in parallel), or at
+    /// share: a large sweep that stands, cut into two regions (whose sweeps then run
+    /// on two threads at any number of sweeps), solves of at least 8 sweeps, or at
     /// least this many broadphase pairs (the last step's count). Otherwise it runs on the
     /// caller's thread as on one thread: on the project's two-core machine the
     /// hand-overs and the traffic between the cores' caches cost more than the second

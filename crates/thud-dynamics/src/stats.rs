@@ -105,6 +105,11 @@ pub struct StepStats {
     /// On such a step, the units (one or two groups of four manifolds) whose points
     /// had moved and whose rows it built again.
     pub rows_rebuilt: usize,
+    /// The sequential sweep ran in two regions and a seam (large sweeps that stand,
+    /// `docs/performance.md`, *Threads*).
+    pub regions: bool,
+    /// Solves whose velocity sweeps ran on the pool's threads.
+    pub threaded_solves: u32,
 }
 
 impl Default for StepStats {
@@ -127,6 +132,8 @@ impl Default for StepStats {
             joints_broken: 0,
             rows_kept: false,
             rows_rebuilt: 0,
+            regions: false,
+            threaded_solves: 0,
         }
     }
 }

@@ -301,7 +301,7 @@ impl WideSlot {
 /// Whether every body of group `g` is marked in `still` (by solver body; never
 /// without it).
 #[inline(always)]
-fn stood(g: &Group, still: Option<&[bool]>) -> bool {
+pub(crate) fn stood(g: &Group, still: Option<&[bool]>) -> bool {
     still.is_some_and(|still| {
         let at = |i: u32| still.get(i as usize).copied().unwrap_or(false);
         g.a.iter().chain(&g.b).all(|&i| at(i))
@@ -318,7 +318,12 @@ fn stood(g: &Group, still: Option<&[bool]>) -> bool {
 /// their `b̃`: the bodies' `dV` carries how far `Vnc` has moved since
 /// (`docs/dynamics.md`). Empty lanes (`D = 0`) stay zero.
 #[inline(always)]
-fn refresh_group(g: &Group, slots: &mut [WideSlot], side: &mut [WideSide], r: &Refresh<'_>) {
+pub(crate) fn refresh_group(
+    g: &Group,
+    slots: &mut [WideSlot],
+    side: &mut [WideSide],
+    r: &Refresh<'_>,
+) {
     let (h, s, advance) = (r.h, r.params, r.advance());
     let motion = r.moved.map(|m| (gather(m, g.a), gather(m, g.b)));
     let inv_dt = Vec4::splat(s.inv_dt);
@@ -394,7 +399,7 @@ pub(crate) struct Refresh<'a> {
 
 impl Refresh<'_> {
     /// Whether every separation advances (and is kept): no bodies marked still.
-    fn advance(&self) -> bool {
+    pub(crate) fn advance(&self) -> bool {
         self.still.is_none()
     }
 }
@@ -634,6 +639,12 @@ pub(crate) struct WideContacts {
     groups: Vec<Group>,
     /// Group range of each colour.
     color_groups: Vec<(u32, u32)>,
+    /// Where each slice's units end (`Coloring::regions`); empty when the sweep is not
+    /// cut.
+    region_units: Vec<u32>,
+    /// Solves whose sweeps ran on the pool's threads, since the last
+    /// [`take_threaded`](Self::take_threaded).
+    threaded: u32,
     /// The serial sweep's order: one group, or two run as one (`plan_units`).
     units: Vec<[u32; 2]>,
     /// Scratch of `plan_units`.
@@ -810,17 +821,32 @@ fn plan_units(
     levels: &[(u32, u32)],
     pair: bool,
     taken: &mut Vec<bool>,
+    (ends, unit_ends): (&[usize], &mut Vec<u32>),
 ) {
     units.clear();
+    unit_ends.clear();
     if !pair {
         units.extend((0..groups.len() as u32).map(|g| [g, u32::MAX]));
+        unit_ends.extend(
+            ends.iter()
+                .map(|&e| levels.get(e).map_or(groups.len() as u32, |l| l.0)),
+        );
         return;
     }
     taken.clear();
     taken.resize(groups.len(), false);
     let fits = |g: &Group, h: &Group| !g.t_blocks && !h.t_blocks && !g.shares_movable(h);
     let mut carry: Option<u32> = None;
-    for &(g0, g1) in levels {
+    let mut e = 0;
+    for (i, &(g0, g1)) in levels.iter().enumerate() {
+        // A region's last group never pairs with the next region's first.
+        while ends.get(e).is_some_and(|&end| end <= i) {
+            if let Some(c) = carry.take() {
+                units.push([c, u32::MAX]);
+            }
+            unit_ends.push(units.len() as u32);
+            e += 1;
+        }
         if let Some(c) = carry.take() {
             let cg = &groups[c as usize];
             match (g0..g1).find(|&h| fits(cg, &groups[h as usize])) {
@@ -855,6 +881,7 @@ fn plan_units(
     if let Some(c) = carry {
         units.push([c, u32::MAX]);
     }
+    unit_ends.resize(ends.len(), units.len() as u32);
 }
 
 /// The relaxation of the row update: `λ − ω(b̃ + J̃·dV)` for SOR, `(λ − b̃) − J̃·dV` for
@@ -1415,6 +1442,7 @@ impl WideContacts {
                 &self.color_groups,
                 self.pairs.pairs(),
                 &mut self.taken,
+                (self.coloring.regions(), &mut self.region_units),
             );
             self.plan_wavefront();
         }
@@ -1449,7 +1477,10 @@ impl WideContacts {
         // whose thread waits for a core stalls every part that waits on it.
         let cores = self.max_parts.unwrap_or_else(parallel::cores);
         let parts = rayon::current_num_threads().min(cores);
-        let threads = parts > 1 && sweeps >= parallel::MIN_SWEEPS;
+        // A sweep cut into regions splits at any number of sweeps: its threads meet
+        // once a sweep, at the seam.
+        let cut = !self.coloring.regions().is_empty();
+        let threads = parts > 1 && (cut || sweeps >= parallel::MIN_SWEEPS);
         let share = self.pairs.pairs() && !self.pool;
         if !reuse || share != self.shared || threads != self.own_slots {
             (self.shared, self.own_slots) = (share, threads);
@@ -1522,8 +1553,12 @@ impl WideContacts {
             self.schedule.clear();
         }
         if schedule && !kept {
-            self.schedule
-                .build(&self.units, &self.groups, bodies.len(), parts);
+            self.schedule.build(
+                &self.units,
+                &self.groups,
+                bodies.len(),
+                (parts, &self.region_units),
+            );
         }
         warmed
     }
@@ -1637,6 +1672,16 @@ impl WideContacts {
             lanes: &self.lanes,
         };
         (&mut self.groups, rows)
+    }
+
+    /// Solves whose sweeps ran on the pool's threads since the last call.
+    pub fn take_threaded(&mut self) -> u32 {
+        std::mem::take(&mut self.threaded)
+    }
+
+    /// Whether the last colouring cut the sweep into regions (`Coloring::regions`).
+    pub fn cut(&self) -> bool {
+        !self.coloring.regions().is_empty()
     }
 
     /// Whether this step's sweeps have a multi-threaded schedule.
@@ -1864,7 +1909,8 @@ impl WideContacts {
         // it (a step that does not sweep the exact mode's islands apart: one where a
         // point bounces); joint rows on an overflow body keep the plain order.
         let inside = !apart && self.clear_of_overflow(joints);
-        let parallel = self.parallel(joints.len()) && !symmetric;
+        let parallel = self.parallel(joints.len()) && !symmetric && self.schedule.threads_now();
+        self.threaded += u32::from(parallel);
         let wavefront =
             !parallel && iterations > 1 && !symmetric && (apart || inside) && self.wavefront();
         // Rows that stay in a core's cache are refreshed faster in a pass of their own.
@@ -1873,7 +1919,9 @@ impl WideContacts {
         #[cfg(not(test))]
         let from = FUSED_REFRESH_BYTES;
         let large = self.slots.len() * std::mem::size_of::<WideSlot>() >= from;
-        let fuse = wavefront && large;
+        // The parallel sweeps refresh each unit in its first sweep's task, on the thread
+        // that sweeps it, so that its rows stay in that core's cache.
+        let fuse = (wavefront && large) || parallel;
         if let Some(r) = fresh.as_ref().filter(|_| !fuse) {
             let t0 = Instant::now();
             self.refresh(r);
@@ -1882,7 +1930,7 @@ impl WideContacts {
         let fresh = fresh.filter(|_| fuse);
         #[cfg(test)]
         {
-            self.fused_refresh.1 += usize::from(fresh.is_some());
+            self.fused_refresh.1 += usize::from(fresh.is_some() && !parallel);
         }
         if parallel {
             let sweep = Units {
@@ -1892,7 +1940,7 @@ impl WideContacts {
                 shared: self.shared,
             };
             let rows = LastRows {
-                side: &self.side,
+                side: &mut self.side,
                 split_lambda: &mut self.split_lambda,
                 impulse: &mut self.impulse,
                 lane_manifolds: &self.lane_manifolds,
@@ -1905,7 +1953,7 @@ impl WideContacts {
                 dv,
                 (iterations, friction_stride),
                 omega,
-                last,
+                (last, fresh.as_ref()),
             );
             dv[0] = Velocity::ZERO;
             return;
@@ -2469,7 +2517,7 @@ impl WideContacts {
         if iterations == 0 {
             return;
         }
-        if self.parallel(joints.rows.len()) {
+        if self.parallel(joints.rows.len()) && !self.schedule.cooling() {
             let sweep = Units {
                 units: &self.units,
                 groups: &self.groups,

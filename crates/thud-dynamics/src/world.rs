@@ -676,10 +676,16 @@ impl World {
         self.pool = pool;
         self.narrow.set_parallel(pool);
         self.broad.set_parallel(pool);
-        if pool && rayon::current_thread_index().is_none() {
-            // Called from outside the pool (a game's main thread): run the whole step on
-            // a pool thread, one hand-over per step instead of one per parallel stage.
-            rayon::scope(|_| run(self));
+        if pool {
+            // Called from outside the pool (a game's main thread), the whole step runs
+            // on a pool thread, one hand-over per step instead of one per parallel
+            // stage; a second pool thread stays at hand for the step's sweeps.
+            let crew = crate::parallel::Crew::default();
+            rayon::scope(|s| {
+                let _on = crew.enter();
+                s.spawn_broadcast(|_, ctx| crew.serve(ctx.index()));
+                run(self);
+            });
         } else {
             run(self);
         }
@@ -700,6 +706,7 @@ impl World {
         };
         rayon::current_num_threads() > 1
             && (sweeps >= crate::parallel::MIN_SWEEPS
+                || self.wide.cut()
                 || self.pairs.len() >= s.parallel_min_pairs
                 || self.narrow.recomputed_pairs() >= s.parallel_min_recomputed)
     }
@@ -742,6 +749,8 @@ impl World {
             let refreshed = self.wide.take_refresh_time();
             self.stats
                 .move_time(Stage::Solve, Stage::BuildJacobians, refreshed);
+            self.stats.threaded_solves += self.wide.take_threaded();
+            self.stats.regions = self.wide.cut();
             self.timed(Stage::Integrate, |w| w.integrate(hs, k + 1 == n));
         }
         self.timed(Stage::Sleep, |w| w.sleep(h));
