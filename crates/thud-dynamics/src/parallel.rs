@@ -472,6 +472,23 @@ impl Schedule {
             self.clear();
             return;
         }
+        // Only those are waited on: a part runs in sweep order on the one thread that
+        // owns it, so a dependency within the part has always run before.
+        let mut kept = 0;
+        for g in 0..units.len() {
+            let mine = self.part_of[self.last[g] as usize];
+            let (from, to) = (self.start[g] as usize, self.start[g + 1] as usize);
+            self.start[g] = kept as u32;
+            for i in from..to {
+                let d = self.deps[i];
+                if self.part_of[(d & !WRAP) as usize] != mine {
+                    self.deps[kept] = d;
+                    kept += 1;
+                }
+            }
+        }
+        self.start[units.len()] = kept as u32;
+        self.deps.truncate(kept);
         self.done.truncate(units.len());
         self.done.resize_with(units.len(), || AtomicU32::new(0));
         self.claimed.truncate(parts);
