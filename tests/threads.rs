@@ -64,35 +64,42 @@ fn pile_1000_is_bitwise_identical_on_1_2_and_4_threads() {
     }
 }
 
-/// `pyramid_40` at the defaults: a large sweep that stands, cut into two regions and a
-/// seam (`color.rs`), whose sweeps run on the pool's threads at any number of sweeps
-/// (a region each, meeting at the seam) with the rows refreshed in each unit's first
-/// sweep on the thread that sweeps it. One, two and four threads end in the same bits,
-/// with solves on two threads.
+/// `pyramid_40`: a large sweep that stands, cut into two regions and a seam
+/// (`color.rs`), whose sweeps run on the pool's threads at any number of sweeps (a
+/// region each, meeting at the seam) with the rows refreshed in each unit's first sweep
+/// on the thread that sweeps it; with every step building its rows
+/// (`reuse_rows_within` 0), the rows and their warm impulses are built on both threads
+/// too. One, two and four threads end in the same bits, with solves on two threads.
 #[test]
 fn pyramid_40_in_two_regions_is_bitwise_identical_on_1_2_and_4_threads() {
-    let run = |threads: usize| {
-        on_pool(threads, || {
-            let scene = thud_scene::standard("pyramid_40").expect("standard scene");
-            let (mut world, handles) = scene_world::world(&scene, Settings::without_sleeping());
-            let (mut regions, mut threaded) = (0, 0);
-            for _ in 0..90 {
-                world.step().expect("step");
-                regions += usize::from(world.stats().regions);
-                threaded += world.stats().threaded_solves;
-            }
-            (scene_world::state_hash(&world, &handles), regions, threaded)
-        })
+    let built = Settings {
+        reuse_rows_within: 0.0,
+        ..Settings::without_sleeping()
     };
-    let (one, regions, threaded) = run(1);
-    assert!(regions > 80, "{regions} steps swept in regions");
-    assert_eq!(threaded, 0);
-    let (two, _, threaded) = run(2);
-    // (Fewer where the test harness's other threads take a core: a solve whose other
-    // thread stalls sends the next ones to one thread, `parallel::COOLING`.)
-    assert!(threaded >= 40, "{threaded} of 360 solves on two threads");
-    assert_eq!(two, one, "2 threads differ from 1");
-    assert_eq!(run(4).0, one, "4 threads differ from 1");
+    for settings in [Settings::without_sleeping(), built] {
+        let run = |threads: usize| {
+            on_pool(threads, || {
+                let scene = thud_scene::standard("pyramid_40").expect("standard scene");
+                let (mut world, handles) = scene_world::world(&scene, settings.clone());
+                let (mut regions, mut threaded) = (0, 0);
+                for _ in 0..90 {
+                    world.step().expect("step");
+                    regions += usize::from(world.stats().regions);
+                    threaded += world.stats().threaded_solves;
+                }
+                (scene_world::state_hash(&world, &handles), regions, threaded)
+            })
+        };
+        let (one, regions, threaded) = run(1);
+        assert!(regions > 80, "{regions} steps swept in regions");
+        assert_eq!(threaded, 0);
+        let (two, _, threaded) = run(2);
+        // (Fewer where the test harness's other threads take a core: a solve whose
+        // other thread stalls sends the next ones to one thread, `parallel::COOLING`.)
+        assert!(threaded >= 40, "{threaded} of 360 solves on two threads");
+        assert_eq!(two, one, "2 threads differ from 1");
+        assert_eq!(run(4).0, one, "4 threads differ from 1");
+    }
 }
 
 /// A field of 9 000 balls dropped on the ground, stepped with the pool forced on: large

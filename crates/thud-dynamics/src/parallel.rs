@@ -75,13 +75,16 @@ use std::time::{Duration, Instant};
 use glam::Vec4;
 use smallvec::SmallVec;
 
+use crate::jacobian::BuildParams;
 use crate::lanes;
+use crate::solver_body::SolverBodies;
 use crate::solver_body::Velocity;
 use crate::wide::{
     self, GaussSeidel, Group, LastSweep, ManifoldPoints, Refresh, Sor, Velocities, WideSide,
     WideSlot, WideT, solve_group, split_group,
 };
 use crate::wide_avx::PairKernel;
+use crate::wide_build;
 
 /// The threads the machine runs at once (`std::thread::available_parallelism`, read
 /// once; 1 where it cannot tell).
@@ -250,6 +253,11 @@ impl Crew {
                 _ => std::thread::yield_now(),
             }
         }
+    }
+
+    /// Whether the thread runs a step with a crew.
+    pub(crate) fn active() -> bool {
+        Self::current().is_some()
     }
 
     /// Runs `job` on this thread and on the helper, and returns once neither runs it.
@@ -801,6 +809,90 @@ impl Schedule {
         });
     }
 
+    /// Every unit's rows, and their warm impulses into `dv`, as the serial build of
+    /// `WideContacts::pack` makes them (`build_unit`: two groups that share their slots
+    /// and length in one eight-lane kernel, else group by group), on the pool's
+    /// threads: one sweep of the dependency order, so every body's warm impulses add
+    /// up in the serial order, to the bit, and each unit's rows are written by the
+    /// thread that sweeps them.
+    #[allow(clippy::too_many_arguments)]
+    pub fn build_rows(
+        &mut self,
+        units: &[[u32; 2]],
+        rows: UnitRows<'_>,
+        (kernel, shared): (PairKernel, bool),
+        inputs: wide_build::Inputs<'_>,
+        bodies: &SolverBodies,
+        params: &BuildParams,
+        dv: &mut [Velocity],
+    ) {
+        debug_assert_eq!(units.len(), self.len());
+        let groups = Shared::new(rows.groups);
+        let (slots, t, side) = (
+            Shared::new(rows.slots),
+            Shared::new(rows.t),
+            Shared::new(rows.side),
+        );
+        let lanes = rows.lanes;
+        let vel = Shared::new(dv);
+        self.run(1, |_, u| {
+            let [g0, g1] = units[u].map(|g| g as usize);
+            let dv = &mut SharedVelocities(vel);
+            kernel.run(
+                #[inline(always)]
+                || {
+                    // SAFETY: a unit's groups, slots, blocks and wide points are its own
+                    // (`wide::assign_slots` with a schedule), and its one task runs
+                    // once; `dV` as in the sweeps.
+                    unsafe {
+                        if g1 < groups.len {
+                            let a = &mut groups.slice(g0..g0 + 1)[0];
+                            let b = &mut groups.slice(g1..g1 + 1)[0];
+                            let (ra, rb) = (a.range(), b.range());
+                            let isotropic =
+                                !(a.t_blocks() || b.t_blocks() || a.in_frames() || b.in_frames());
+                            if shared && isotropic && ra.len() == rb.len() && a.slots() == b.slots()
+                            {
+                                let first =
+                                    |r: &Range<usize>| lanes.get(r.start).filter(|_| !r.is_empty());
+                                wide_build::prepare_group(a, first(&ra), inputs);
+                                wide_build::prepare_group(b, first(&rb), inputs);
+                                let sides = [side.slice(ra.clone()), side.slice(rb.clone())];
+                                let p = slots.slice(a.slots());
+                                let two = [&lanes[ra], &lanes[rb]];
+                                if kernel.build(
+                                    [a, b],
+                                    p,
+                                    sides,
+                                    two,
+                                    inputs.points,
+                                    bodies,
+                                    params,
+                                    dv,
+                                ) {
+                                    return;
+                                }
+                            }
+                        }
+                        for g in [g0, g1].into_iter().filter(|&g| g < groups.len) {
+                            let grp = &mut groups.slice(g..g + 1)[0];
+                            let r = grp.range();
+                            let rows = wide_build::GroupRows {
+                                slots: slots.slice(grp.slots()),
+                                t: t.slice(grp.t_range()),
+                                side: side.slice(r.clone()),
+                                lanes: &lanes[r],
+                            };
+                            wide_build::build_group(grp, rows, inputs, bodies, params);
+                            let (p, tt) = (slots.slice(grp.slots()), t.slice(grp.t_range()));
+                            wide::warm_group::<_, false>(grp, p, tt, dv);
+                        }
+                    }
+                },
+            );
+        });
+    }
+
     /// `sweeps` sweeps of the split-impulse pass over the units of `sweep` (the serial
     /// `WideContacts::split_sweep` without overflow: a unit's groups share no movable
     /// body, so running them unit by unit keeps every body's order).
@@ -888,6 +980,15 @@ unsafe fn refresh_unit(
             || wide::refresh_group(grp, p, sd, r),
         );
     }
+}
+
+/// The rows of the units a build writes ([`Schedule::build_rows`]).
+pub(crate) struct UnitRows<'a> {
+    pub groups: &'a mut [Group],
+    pub slots: &'a mut [WideSlot],
+    pub t: &'a mut [WideT],
+    pub side: &'a mut [WideSide],
+    pub lanes: &'a [[u32; 4]],
 }
 
 /// The arrays beside the rows that the last sweep's tail writes ([`wide::last_group`]).

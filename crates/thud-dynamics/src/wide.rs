@@ -1185,20 +1185,25 @@ fn apply_angular((ta, tb): (V3, V3), delta: Vec4, va: &mut WideVel, vb: &mut Wid
 /// `dV += T·λ` for one group's (warm) impulses (`dV −= T·λ` with `UNDO`: the
 /// impulses of rows about to be built again taken back out, `reuse.rs`).
 #[inline(always)]
-fn warm_group<const UNDO: bool>(g: &Group, slots: &[WideSlot], t: &[WideT], dv: &mut [Velocity]) {
+pub(crate) fn warm_group<V: Velocities + ?Sized, const UNDO: bool>(
+    g: &Group,
+    slots: &[WideSlot],
+    t: &[WideT],
+    dv: &mut V,
+) {
     if g.t_blocks {
-        warm_group_with::<_, UNDO>(g, slots, t, dv);
+        warm_group_with::<_, _, UNDO>(g, slots, t, dv);
     } else {
-        warm_group_with::<_, UNDO>(g, slots, g.isotropic(), dv);
+        warm_group_with::<_, _, UNDO>(g, slots, g.isotropic(), dv);
     }
 }
 
 #[inline(always)]
-fn warm_group_with<A: AngularT, const UNDO: bool>(
+fn warm_group_with<V: Velocities + ?Sized, A: AngularT, const UNDO: bool>(
     g: &Group,
     slots: &[WideSlot],
     t: A,
-    dv: &mut [Velocity],
+    dv: &mut V,
 ) {
     let mut va = gather(dv, g.a);
     let mut vb = gather(dv, g.b);
@@ -1502,11 +1507,48 @@ impl WideContacts {
         let nt = self.groups.last().map_or(0, |g| g.t_range().end);
         self.t.truncate(nt);
         self.t.resize(nt, WideT::default());
+        let schedule = threads
+            && self.groups.len() >= parallel::MIN_GROUPS
+            && self.coloring.overflow.is_empty();
+        // The same units over the same bodies (a reused colouring) keep their schedule.
+        let kept = reuse && self.schedules() && self.schedule.parts() == parts;
+        if !schedule || !kept {
+            self.schedule.clear();
+        }
+        if schedule && !kept {
+            self.schedule.build(
+                &self.units,
+                &self.groups,
+                bodies.len(),
+                (parts, &self.region_units),
+            );
+        }
         // With `warm` (the solve's `dV`, at zero) and the rows built on this thread, each
         // group's warm impulses go in right after its rows are built, while they are in
         // cache: `warm_start`'s sums, group by group in the same order.
         let kernel = self.pairs;
         let warmed = match warm {
+            // A schedule, and a crew to share it with: the rows are built in its
+            // dependency order on both threads, each unit by the thread that sweeps it.
+            Some(dv)
+                if !self.pool
+                    && self.schedules()
+                    && !self.schedule.cooling()
+                    && parallel::Crew::active() =>
+            {
+                let rows = parallel::UnitRows {
+                    groups: &mut self.groups,
+                    slots: &mut self.slots,
+                    t: &mut self.t,
+                    side: &mut self.side,
+                    lanes: &self.lanes,
+                };
+                let inputs = wide_build::Inputs::of(store);
+                let kernel = (self.pairs, self.shared);
+                self.schedule
+                    .build_rows(&self.units, rows, kernel, inputs, bodies, params, dv);
+                true
+            }
             Some(dv) if !self.pool => {
                 // Compiled for the CPU's vector instructions (`PairKernel::run`).
                 self.pairs.run(
@@ -1544,22 +1586,6 @@ impl WideContacts {
         self.split_written = false;
         self.impulse.clear();
         self.impulse.resize(n, [Vec4::ZERO; 3]);
-        let schedule = threads
-            && self.groups.len() >= parallel::MIN_GROUPS
-            && self.coloring.overflow.is_empty();
-        // The same units over the same bodies (a reused colouring) keep their schedule.
-        let kept = reuse && self.schedules() && self.schedule.parts() == parts;
-        if !schedule || !kept {
-            self.schedule.clear();
-        }
-        if schedule && !kept {
-            self.schedule.build(
-                &self.units,
-                &self.groups,
-                bodies.len(),
-                (parts, &self.region_units),
-            );
-        }
         warmed
     }
 
@@ -1591,7 +1617,7 @@ impl WideContacts {
                 lanes: &self.lanes[r],
             };
             wide_build::build_group(g, rows, inputs, bodies, params);
-            warm_group::<false>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
+            warm_group::<_, false>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
         }
     }
 
@@ -2317,7 +2343,7 @@ impl WideContacts {
             .iter()
             .filter_map(|&g| self.groups.get(g as usize))
         {
-            warm_group::<true>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
+            warm_group::<_, true>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
         }
     }
 
@@ -2372,7 +2398,7 @@ impl WideContacts {
     /// are the store's).
     pub fn warm_start(&self, dv: &mut [Velocity]) {
         for g in &self.groups {
-            warm_group::<false>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
+            warm_group::<_, false>(g, &self.slots[g.slots()], &self.t[g.t_range()], dv);
         }
     }
 

@@ -270,7 +270,7 @@ impl PairKernel {
     /// `wide::warm_group` of each group would add them. Returns false, building
     /// nothing, where the CPU has no eight-lane kernel.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn build(
+    pub(crate) fn build<V: Velocities + ?Sized>(
         self,
         g: [&Group; 2],
         slots: &mut [WideSlot],
@@ -279,7 +279,7 @@ impl PairKernel {
         inputs: &[PointInput],
         bodies: &SolverBodies,
         params: &BuildParams,
-        dv: &mut [Velocity],
+        dv: &mut V,
     ) -> bool {
         debug_assert_eq!((g[0].half(), g[1].half()), (0, 1));
         debug_assert_eq!(g[0].slots(), g[1].slots());
@@ -911,7 +911,7 @@ mod kernel {
             /// The CPU must have the kernel's features (`PairKernel::detect`).
             #[target_feature(enable = $feature)]
             #[allow(clippy::too_many_arguments)]
-            pub(super) unsafe fn $name(
+            pub(super) unsafe fn $name<V: Velocities + ?Sized>(
                 g: [&Group; 2],
                 slots: &mut [WideSlot],
                 side: [&mut [WideSide]; 2],
@@ -919,7 +919,7 @@ mod kernel {
                 inputs: &[PointInput],
                 bodies: &SolverBodies,
                 s: &BuildParams,
-                dv: &mut [Velocity],
+                dv: &mut V,
             ) {
                 let mut va = gather8!(&*dv, g[0].a, g[1].a);
                 let mut vb = gather8!(&*dv, g[0].b, g[1].b);
