@@ -1507,9 +1507,11 @@ impl WideContacts {
         let nt = self.groups.last().map_or(0, |g| g.t_range().end);
         self.t.truncate(nt);
         self.t.resize(nt, WideT::default());
+        // An overflow set apart from the groups (the exact mode's islands, in the
+        // sequential order) runs after the threads' sweeps, on this thread.
         let schedule = threads
             && self.groups.len() >= parallel::MIN_GROUPS
-            && self.coloring.overflow.is_empty();
+            && (self.coloring.overflow.is_empty() || self.coloring.overflow_apart());
         // The same units over the same bodies (a reused colouring) keep their schedule.
         let kept = reuse && self.schedules() && self.schedule.parts() == parts;
         if !schedule || !kept {
@@ -1982,6 +1984,14 @@ impl WideContacts {
                 (last, fresh.as_ref()),
             );
             dv[0] = Velocity::ZERO;
+            // The overflow set's islands share no body with the groups: their sweeps
+            // after all of the groups' give every body its serial updates.
+            if !self.coloring.overflow.is_empty() {
+                for _ in 0..iterations {
+                    self.overflow(store, dv, omega, false);
+                    dv[0] = Velocity::ZERO;
+                }
+            }
             return;
         }
         if wavefront {
@@ -2560,6 +2570,13 @@ impl WideContacts {
                 iterations,
             );
             pseudo[0] = Velocity::ZERO;
+            // (The overflow set apart, as in `solve`.)
+            if !self.coloring.overflow.is_empty() {
+                for _ in 0..iterations {
+                    self.split_overflow(store, pseudo);
+                    pseudo[0] = Velocity::ZERO;
+                }
+            }
             return;
         }
         for _ in 0..iterations {
