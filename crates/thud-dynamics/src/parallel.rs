@@ -601,6 +601,16 @@ impl Schedule {
             s: if part(k as u32).is_empty() { sweeps } else { 0 },
             k: 0,
         };
+        // A crew's helper spins between jobs and claims its part within a microsecond,
+        // so a part still unclaimed when a wait names it belongs to a helper that is
+        // asleep or busy: take it at once (the same serial order either way). A helper
+        // spawned for this run may take 40–70 µs to start: give it `WAKE_UP`.
+        let crew = Crew::current().filter(|_| self.parts() <= 2);
+        let wake_up = if crew.is_some() {
+            Duration::ZERO
+        } else {
+            WAKE_UP
+        };
         let worker = || {
             let mut owned: SmallVec<[Cursor; 8]> = SmallVec::new();
             loop {
@@ -638,7 +648,7 @@ impl Schedule {
                         // up, then take it and go on with whichever task comes first.
                         let k = this.part_of[p as usize] as usize;
                         if !this.claimed[k].load(Ordering::Relaxed)
-                            && since.get_or_insert_with(Instant::now).elapsed() > WAKE_UP
+                            && since.get_or_insert_with(Instant::now).elapsed() >= wake_up
                             && claim(k)
                         {
                             new_part = Some(k);
@@ -685,7 +695,7 @@ impl Schedule {
         // thread (the caller's own, when it is one), so a caller from outside the pool
         // only waits and never makes a third thread compete for two cores.
         let helpers = rayon::current_num_threads().saturating_sub(1);
-        if let Some(crew) = Crew::current().filter(|_| self.parts() <= 2) {
+        if let Some(crew) = crew {
             crew.run(&worker);
             return;
         }
