@@ -728,22 +728,18 @@ mod tests {
         }
     }
 
-    /// Every manifold of `pairs` has a level, no level holds two on one movable body,
-    /// and every body meets its manifolds in store order.
-    fn check_levels(c: &Coloring, pairs: &[(u32, u32)], fixed: &[bool]) {
-        let n = fixed.len();
-        assert!(c.overflow.is_empty());
+    /// Each manifold's level; asserts that every manifold of `pairs` has one and that
+    /// no level holds two on one movable body.
+    fn levels_of(c: &Coloring, pairs: &[(u32, u32)], fixed: &[bool]) -> Vec<usize> {
         let mut level = vec![usize::MAX; pairs.len()];
         for (l, list) in c.colors.iter().enumerate() {
-            let mut used = vec![false; n];
+            let mut used = vec![false; fixed.len()];
             for &m in list {
                 level[m as usize] = l;
                 let (a, b) = pairs[m as usize];
-                for x in [a, b] {
-                    if !fixed[x as usize] {
-                        assert!(!used[x as usize], "body {x} twice in level {l}");
-                        used[x as usize] = true;
-                    }
+                for x in [a, b].into_iter().filter(|&x| !fixed[x as usize]) {
+                    assert!(!used[x as usize], "body {x} twice in level {l}");
+                    used[x as usize] = true;
                 }
             }
         }
@@ -751,6 +747,15 @@ mod tests {
             level.iter().all(|&l| l != usize::MAX),
             "a manifold has no level"
         );
+        level
+    }
+
+    /// Every manifold of `pairs` has a level, no level holds two on one movable body,
+    /// and every body meets its manifolds in store order.
+    fn check_levels(c: &Coloring, pairs: &[(u32, u32)], fixed: &[bool]) {
+        let n = fixed.len();
+        assert!(c.overflow.is_empty());
+        let level = levels_of(c, pairs, fixed);
         for body in 1..n as u32 {
             let mine: Vec<usize> = (0..pairs.len())
                 .filter(|&m| pairs[m].0 == body || pairs[m].1 == body)
@@ -764,8 +769,8 @@ mod tests {
     }
 
     /// A list-scheduled sweep of at least `REGION_MIN` manifolds (a 40 × 40 grid of
-    /// bodies on the ground, neighbours touching) is cut into two regions about half each that share
-    /// no movable body, and a seam across them: every body meets its region's
+    /// bodies on the ground, neighbours touching) is cut into two regions about half
+    /// each that share no movable body, and a seam across them: every body meets its region's
     /// manifolds first, in store order, and its seam manifolds last; region 1's slice
     /// on the seam's bodies holds every one of its manifolds on them; the seam's levels
     /// are about full, not one per manifold.
@@ -802,19 +807,7 @@ mod tests {
             assert_eq!(ends.len(), SLICE_PARTS.len());
             assert_eq!(*ends.last().unwrap(), c.used());
             let slice_of = |l: usize| ends.iter().position(|&e| l < e).unwrap();
-            let mut level = vec![usize::MAX; pairs.len()];
-            for (l, list) in c.colors.iter().enumerate() {
-                let mut used = vec![false; n];
-                for &m in list {
-                    level[m as usize] = l;
-                    let (a, b) = pairs[m as usize];
-                    for x in [a, b].into_iter().filter(|&x| !fixed[x as usize]) {
-                        assert!(!used[x as usize], "body {x} twice in level {l}");
-                        used[x as usize] = true;
-                    }
-                }
-            }
-            assert!(level.iter().all(|&l| l != usize::MAX));
+            let level = levels_of(&c, &pairs, &fixed);
             // Region of each body from its manifolds outside the seam.
             let mut region = vec![u32::MAX; n];
             let mut count = [0usize; 2];
