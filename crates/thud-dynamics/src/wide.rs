@@ -1481,10 +1481,14 @@ impl WideContacts {
         // One part per pool thread, but no more than the machine runs at once: a part
         // whose thread waits for a core stalls every part that waits on it.
         let cores = self.max_parts.unwrap_or_else(parallel::cores);
-        let parts = rayon::current_num_threads().min(cores);
-        // A sweep cut into regions splits at any number of sweeps: its threads meet
-        // once a sweep, at the seam.
+        // A sweep cut into regions splits at any number of sweeps, a region a thread
+        // (two, whatever the machine's cores): its threads meet once a sweep, at the
+        // seam.
         let cut = !self.coloring.regions().is_empty();
+        let mut parts = rayon::current_num_threads().min(cores);
+        if cut {
+            parts = parts.min(crate::color::REGIONS);
+        }
         let threads = parts > 1 && (cut || sweeps >= parallel::MIN_SWEEPS);
         let share = self.pairs.pairs() && !self.pool;
         if !reuse || share != self.shared || threads != self.own_slots {
