@@ -704,9 +704,12 @@ impl World {
         } else {
             s.iterations.max(later)
         };
+        // Sweeps that split (cut into regions, or long enough) only where the last step's
+        // sweeps had a schedule: `tower_20`'s twelve-sweep solves after an exact step
+        // have too few groups for one, and handed its steps to the pool for nothing.
+        let split = sweeps >= crate::parallel::MIN_SWEEPS || self.wide.cut();
         rayon::current_num_threads() > 1
-            && (sweeps >= crate::parallel::MIN_SWEEPS
-                || self.wide.cut()
+            && (split && self.wide.schedules()
                 || self.pairs.len() >= s.parallel_min_pairs
                 || self.narrow.recomputed_pairs() >= s.parallel_min_recomputed)
     }
