@@ -136,7 +136,8 @@ pub(crate) struct Coloring {
     /// Where the colours of each region end (see [`Coloring::regions`]); empty when
     /// the sweep is not cut.
     region_ends: Vec<usize>,
-    /// Scratch of the cut: manifolds per body, then each body's region.
+    /// Scratch of the cut: each body's front, then its region (1, 2; 3: region 1 with
+    /// a seam manifold).
     region_of: Vec<u32>,
     /// Scratch: the manifolds to colour ordered by region.
     by_region: Vec<(u32, u32, u32)>,
