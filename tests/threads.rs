@@ -102,6 +102,38 @@ fn pyramid_40_in_two_regions_is_bitwise_identical_on_1_2_and_4_threads() {
     }
 }
 
+/// Worlds stepped side by side on one two-thread pool (a game stepping several scenes
+/// in a `par_iter`): each step of a cut `pyramid_40` broadcasts its crew while the
+/// others' steps run on the same two threads, nested in each other's helpers. Every
+/// world ends in the bits it reaches stepped alone on one thread, and none waits
+/// forever.
+#[test]
+fn worlds_stepped_side_by_side_on_one_pool_end_as_stepped_alone() {
+    use rayon::prelude::*;
+    let scene = thud_scene::standard("pyramid_40").expect("standard scene");
+    let steps = 30;
+    let alone = on_pool(1, || {
+        let (mut world, handles) = scene_world::world(&scene, Settings::without_sleeping());
+        for _ in 0..steps {
+            world.step().expect("step");
+        }
+        scene_world::state_hash(&world, &handles)
+    });
+    let hashes: Vec<u64> = on_pool(2, || {
+        (0..4)
+            .into_par_iter()
+            .map(|_| {
+                let (mut world, handles) = scene_world::world(&scene, Settings::without_sleeping());
+                for _ in 0..steps {
+                    world.step().expect("step");
+                }
+                scene_world::state_hash(&world, &handles)
+            })
+            .collect()
+    });
+    assert_eq!(hashes, vec![alone; 4]);
+}
+
 /// A field of 9 000 balls dropped on the ground, stepped with the pool forced on: large
 /// enough for every parallel pass of the broadphase (the colliders' boxes, the
 /// pair-list filters, the moved proxies' queries) to split, which `pile_1000` is not.
