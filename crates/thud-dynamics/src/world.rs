@@ -1399,11 +1399,19 @@ impl World {
             && g.islands == self.islands_at
             && g.bodies == self.solver.body
             && g.mass == self.solver.inv_mass;
+        self.contacts.pool = self.pool_points();
         if same && self.contacts.regather(self.narrow.manifolds()) {
-            self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
+            self.contacts.pool = self.pool_points();
         } else {
             self.gather_contacts();
         }
+    }
+
+    /// Whether the store's per-point passes may use the pool (`contact::pool_points`):
+    /// where the sweeps run on it, long solves or a cut sweep with a schedule.
+    fn pool_points(&self) -> bool {
+        crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1))
+            || (rayon::current_num_threads() > 1 && self.wide.cut() && self.wide.schedules())
     }
 
     fn gather_contacts(&mut self) {
@@ -1416,7 +1424,7 @@ impl World {
             friction_combine: s.friction_combine,
             restitution_combine: s.restitution_combine,
         };
-        self.contacts.pool = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1));
+        self.contacts.pool = self.pool_points();
         self.contacts
             .gather(self.narrow.manifolds(), &ctx, &self.solver);
         let g = &mut self.gathered;
