@@ -67,6 +67,38 @@ pub(crate) fn parallel_points(n: usize, pool: bool) -> bool {
     pool && n >= PARALLEL_POINTS && rayon::current_num_threads() > 1
 }
 
+/// [`ContactStore::regather`] of a run of manifolds (`inputs` holds their points, the
+/// first at store point `offset`): each one's normal and points again from the
+/// narrowphase's list; the points that start warm, or `None` where a manifold's point
+/// count changed (then the store gathers anew).
+fn regather_run(
+    manifolds: &[PairManifold],
+    inputs_of: &mut [ManifoldInput],
+    points_of: &[(u32, u32)],
+    source: &[u32],
+    inputs: &mut [PointInput],
+    offset: usize,
+) -> Option<usize> {
+    let mut warm_started = 0;
+    for ((m, &(first, count)), &src) in inputs_of.iter_mut().zip(points_of).zip(source) {
+        let pm = manifolds.get(src as usize)?;
+        let points = pm.manifold.points.as_slice();
+        let first = (first as usize).checked_sub(offset)?;
+        let ours = inputs.get_mut(first..first + count as usize)?;
+        if points.len() != ours.len() {
+            return None;
+        }
+        m.normal = pm.manifold.normal;
+        for (p, cp) in ours.iter_mut().zip(points) {
+            p.point = cp.point;
+            p.separation = cp.separation;
+            p.warm = [cp.user[0], cp.user[1], cp.user[2]];
+            warm_started += usize::from(cp.user[0] != 0.0);
+        }
+    }
+    Some(warm_started)
+}
+
 /// `f` on each pair of `a[i]` and `b[i]`, on the pool's threads when the step allows it
 /// (`pool`) and there are enough (the order of the calls does not matter: each touches
 /// its own `a[i]` only).
@@ -243,34 +275,37 @@ impl ContactStore {
     pub fn regather(&mut self, manifolds: &[PairManifold]) -> bool {
         self.rows = false;
         self.partial = false;
-        let mut warm_started = 0;
-        for ((m, &(first, count)), &src) in self
-            .manifold_inputs
-            .iter_mut()
-            .zip(&self.manifold_points)
-            .zip(&self.manifold_source)
-        {
-            let Some(pm) = manifolds.get(src as usize) else {
-                return false;
-            };
-            let points = pm.manifold.points.as_slice();
-            let first = first as usize;
-            let Some(ours) = self.inputs.get_mut(first..first + count as usize) else {
-                return false;
-            };
-            if points.len() != ours.len() {
-                return false;
+        let n = self.inputs.len();
+        // On the pool (as the store's other per-point passes), two halves by manifold:
+        // a manifold's points are a run of `inputs`, so the halves' runs are apart.
+        let half = if parallel_points(n, self.pool) {
+            self.manifold_points.len() / 2
+        } else {
+            self.manifold_points.len()
+        };
+        let at = self
+            .manifold_points
+            .get(half)
+            .map_or(n, |&(first, _)| first as usize);
+        let (ma, mb) = self.manifold_inputs.split_at_mut(half);
+        let (ia, ib) = self.inputs.split_at_mut(at);
+        let (pa, pb) = self.manifold_points.split_at(half);
+        let (sa, sb) = self.manifold_source.split_at(half);
+        let (a, b) = if !pb.is_empty() {
+            rayon::join(
+                || regather_run(manifolds, ma, pa, sa, ia, 0),
+                || regather_run(manifolds, mb, pb, sb, ib, at),
+            )
+        } else {
+            (regather_run(manifolds, ma, pa, sa, ia, 0), Some(0))
+        };
+        match (a, b) {
+            (Some(a), Some(b)) => {
+                self.warm_started = a + b;
+                true
             }
-            m.normal = pm.manifold.normal;
-            for (p, cp) in ours.iter_mut().zip(points) {
-                p.point = cp.point;
-                p.separation = cp.separation;
-                p.warm = [cp.user[0], cp.user[1], cp.user[2]];
-                warm_started += usize::from(cp.user[0] != 0.0);
-            }
+            _ => false,
         }
-        self.warm_started = warm_started;
-        true
     }
 
     /// Build the points' scalar rows (`jacobian::build_point`, the same bits as the
