@@ -278,15 +278,20 @@ impl ContactStore {
         let n = self.inputs.len();
         // On the pool (as the store's other per-point passes), two halves by manifold:
         // a manifold's points are a run of `inputs`, so the halves' runs are apart.
+        let m = self
+            .manifold_points
+            .len()
+            .min(self.manifold_inputs.len())
+            .min(self.manifold_source.len());
         let half = if parallel_points(n, self.pool) {
-            self.manifold_points.len() / 2
+            m / 2
         } else {
-            self.manifold_points.len()
+            m
         };
         let at = self
             .manifold_points
             .get(half)
-            .map_or(n, |&(first, _)| first as usize);
+            .map_or(n, |&(first, _)| (first as usize).min(n));
         let (ma, mb) = self.manifold_inputs.split_at_mut(half);
         let (ia, ib) = self.inputs.split_at_mut(at);
         let (pa, pb) = self.manifold_points.split_at(half);
