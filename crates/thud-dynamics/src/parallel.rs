@@ -859,10 +859,7 @@ impl Schedule {
                             let a = &mut groups.slice(g0..g0 + 1)[0];
                             let b = &mut groups.slice(g1..g1 + 1)[0];
                             let (ra, rb) = (a.range(), b.range());
-                            let isotropic =
-                                !(a.t_blocks() || b.t_blocks() || a.in_frames() || b.in_frames());
-                            if shared && isotropic && ra.len() == rb.len() && a.slots() == b.slots()
-                            {
+                            if shared && wide::one_kernel(a, b, true) {
                                 let first =
                                     |r: &Range<usize>| lanes.get(r.start).filter(|_| !r.is_empty());
                                 wide_build::prepare_group(a, first(&ra), inputs);
@@ -963,12 +960,7 @@ unsafe fn refresh_unit(
     if !r.advance() && std::iter::once(g).chain(h).all(|g| wide::stood(g, r.still)) {
         return;
     }
-    let pair = h.filter(|h| {
-        shared
-            && !(g.t_blocks() || h.t_blocks())
-            && g.range().len() == h.range().len()
-            && g.slots() == h.slots()
-    });
+    let pair = h.filter(|h| shared && wide::one_kernel(g, h, false));
     if let Some(h) = pair {
         // SAFETY: the caller's (the two groups' wide points are apart).
         let (p, sides) = unsafe {

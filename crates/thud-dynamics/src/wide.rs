@@ -809,6 +809,15 @@ fn is_stale(stale: &[bool], u: usize) -> bool {
     stale.get(u).copied().unwrap_or(true)
 }
 
+/// Whether two groups that share their slots (`WideContacts::shared`) run as one
+/// eight-lane kernel outside the sweeps: as many wide points each, bodies of isotropic
+/// inertia, and for a `build` none in its own angular frame (`same_length_pair`).
+#[inline(always)]
+pub(crate) fn one_kernel(a: &Group, b: &Group, build: bool) -> bool {
+    let framed = build && (a.in_frames || b.in_frames);
+    !(a.t_blocks || b.t_blocks || framed) && a.count == b.count && a.slots() == b.slots()
+}
+
 /// The sweep order in units of one or two groups (`[g, u32::MAX]` or `[g, h]`): every
 /// group of a level, in order, where `pair` allows two to run as one eight-lane kernel
 /// (`wide_avx.rs`: no movable body in common, any numbers of wide points). A group
@@ -1484,7 +1493,7 @@ impl WideContacts {
         // A sweep cut into regions splits at any number of sweeps, a region a thread
         // (two, whatever the machine's cores): its threads meet once a sweep, at the
         // seam.
-        let cut = !self.coloring.regions().is_empty();
+        let cut = self.cut();
         let mut parts = rayon::current_num_threads().min(cores);
         if cut {
             parts = parts.min(crate::color::REGIONS);
@@ -1689,10 +1698,7 @@ impl WideContacts {
         build: bool,
     ) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
         let (a, b) = (self.groups.get(g0)?, self.groups.get(g1)?);
-        let framed = build && (a.in_frames || b.in_frames);
-        let isotropic = !(a.t_blocks || b.t_blocks || framed);
-        let paired = self.shared && isotropic && a.count == b.count && a.slots() == b.slots();
-        paired.then(|| (a.range(), b.range()))
+        (self.shared && one_kernel(a, b, build)).then(|| (a.range(), b.range()))
     }
 
     /// The groups, and all their rows (for `wide_build::each_group`).
