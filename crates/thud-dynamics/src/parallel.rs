@@ -52,7 +52,12 @@
 //!
 //! **A crew for the step.** A step that uses the pool keeps a second pool thread at hand
 //! ([`Crew`]): the sweeps' jobs reach it in well under a microsecond instead of the
-//! 40–70 µs a sleeping pool thread takes to wake (four solves a step). **Stalls.** A
+//! 40–70 µs a sleeping pool thread takes to wake (four solves a step). The step hands
+//! no other work to the pool (its joins and parallel iterators) until that helper has
+//! come ([`Crew::pool_ready`]): a thread that took one of the step's jobs before its
+//! broadcast would serve inside that job, and the step would wait for the job forever.
+//! A helper idle for [`ABANDON`] leaves the step (it may be serving inside a job of
+//! another world's step that this step waits for). **Stalls.** A
 //! wait on a part whose thread has run no task for [`STALL`] (its core went to another
 //! process) sends the next solves to one thread ([`COOLING`], doubling while the
 //! stalls go on): the serial sweep gives the same bits, so the choice is free.
@@ -112,6 +117,10 @@ const STALL: Duration = Duration::from_micros(300);
 /// thread costs a time slice of the scheduler (milliseconds) at every wait, the threads
 /// are tried less and less often.
 const COOLING: u32 = 16;
+
+/// How long a crew's helper waits with nothing to do before it leaves the step
+/// ([`Crew::serve`]).
+const ABANDON: Duration = Duration::from_millis(20);
 const COOLING_MAX: u32 = 1024;
 
 /// Below this many groups a sweep is not worth splitting.
@@ -221,6 +230,7 @@ impl Crew {
             return;
         }
         let mut idle = 0u32;
+        let mut idle_since: Option<Instant> = None;
         loop {
             if self
                 .state
@@ -238,19 +248,27 @@ impl Crew {
                 if let Some(job) = unsafe { *self.job.get() } {
                     unsafe { (*job)() };
                 }
-                idle = 0;
+                (idle, idle_since) = (0, None);
                 continue;
             }
             if self.quit.load(Ordering::Acquire) {
                 return;
             }
             match rayon::yield_now() {
-                Some(rayon::Yield::Executed) => idle = 0,
+                Some(rayon::Yield::Executed) => (idle, idle_since) = (0, None),
                 _ if idle < 256 => {
                     std::hint::spin_loop();
                     idle += 1;
                 }
-                _ => std::thread::yield_now(),
+                _ => {
+                    // Idle for `ABANDON`: this helper may be serving inside a job that
+                    // someone waits for (worlds stepped in each other's pool jobs): let
+                    // it go; the step's sweeps run on its own thread from here.
+                    if idle_since.get_or_insert_with(Instant::now).elapsed() > ABANDON {
+                        return;
+                    }
+                    std::thread::yield_now();
+                }
             }
         }
     }
@@ -258,6 +276,18 @@ impl Crew {
     /// Whether the thread runs a step with a crew.
     pub(crate) fn active() -> bool {
         Self::current().is_some()
+    }
+
+    /// Whether the thread may hand work to the pool (rayon's joins and parallel
+    /// iterators): it runs no step with a crew, or its crew's helper has come.
+    ///
+    /// Before that, a job of the step's could be taken by the helper's thread ahead of
+    /// its broadcast, which the thread would then run inside that job while waiting in
+    /// it, and serve there until the step ends while the step waits for the job: the
+    /// step hands nothing to the pool until its helper serves, so every job of the
+    /// step's runs inside the helper's loop, never around it.
+    pub(crate) fn pool_ready() -> bool {
+        Self::current().is_none_or(|c| c.helper.load(Ordering::Acquire))
     }
 
     /// Runs `job` on this thread and on the helper, and returns once neither runs it.
@@ -605,7 +635,8 @@ impl Schedule {
         // so a part still unclaimed when a wait names it belongs to a helper that is
         // asleep or busy: take it at once (the same serial order either way). A helper
         // spawned for this run may take 40–70 µs to start: give it `WAKE_UP`.
-        let crew = Crew::current().filter(|_| self.parts() <= 2);
+        let current = Crew::current();
+        let crew = current.filter(|_| self.parts() <= 2);
         let wake_up = if crew.is_some() {
             Duration::ZERO
         } else {
@@ -697,6 +728,11 @@ impl Schedule {
         let helpers = rayon::current_num_threads().saturating_sub(1);
         if let Some(crew) = crew {
             crew.run(&worker);
+            return;
+        }
+        if current.is_some() && !Crew::pool_ready() {
+            // (Nothing goes to the pool before the crew's helper has come.)
+            worker();
             return;
         }
         rayon::scope(|scope| {
@@ -1244,5 +1280,51 @@ pub(crate) mod tests {
             // The stacks carried their weight: something really was solved.
             assert!(serial.iter().any(|&b| f32::from_bits(b) > 0.1));
         }
+    }
+
+    #[test]
+    fn a_step_hands_nothing_to_the_pool_before_its_helper_serves() {
+        use super::Crew;
+        use std::time::{Duration, Instant};
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("pool");
+        pool.install(|| {
+            assert!(Crew::pool_ready(), "no step, no crew: the pool is free");
+            let crew = Crew::default();
+            rayon::scope(|s| {
+                let _on = crew.enter();
+                assert!(!Crew::pool_ready(), "no helper yet");
+                s.spawn_broadcast(|_, ctx| crew.serve(ctx.index()));
+                let t = Instant::now();
+                while !Crew::pool_ready() {
+                    assert!(t.elapsed() < Duration::from_secs(30), "no helper came");
+                    std::thread::yield_now();
+                }
+                // A posted job runs on both threads.
+                let runs = std::sync::atomic::AtomicUsize::new(0);
+                let both = || {
+                    runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let t = Instant::now();
+                    while runs.load(std::sync::atomic::Ordering::Relaxed) < 2
+                        && t.elapsed() < Duration::from_secs(30)
+                    {
+                        std::thread::yield_now();
+                    }
+                };
+                crew.run(&both);
+                assert_eq!(runs.into_inner(), 2, "the helper ran the job too");
+                // Idle for longer than `ABANDON`, the helper leaves; a job then runs
+                // on the poster alone, and nothing waits for the helper.
+                std::thread::sleep(3 * super::ABANDON);
+                let runs = std::sync::atomic::AtomicUsize::new(0);
+                crew.run(&|| {
+                    runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                });
+                assert_eq!(runs.into_inner(), 1, "the helper had left");
+            });
+            assert!(Crew::pool_ready());
+        });
     }
 }

@@ -674,8 +674,6 @@ impl World {
         };
         let pool = self.uses_pool();
         self.pool = pool;
-        self.narrow.set_parallel(pool);
-        self.broad.set_parallel(pool);
         if pool {
             // Called from outside the pool (a game's main thread), the whole step runs
             // on a pool thread, one hand-over per step instead of one per parallel
@@ -788,7 +786,8 @@ impl World {
     fn broad_phase(&mut self) {
         // On the pool, the moving colliders' poses and boxes are made in parallel
         // (in body order), then handed to the broadphase in that order on this thread.
-        let split = self.pool && self.bodies.order().len() >= PAR_BODIES;
+        let split = self.pool_now() && self.bodies.order().len() >= PAR_BODIES;
+        self.broad.set_parallel(self.pool_now());
         let mut changed = false;
         for i in 0..self.bodies.order().len() {
             let slot = self.bodies.order()[i];
@@ -851,6 +850,7 @@ impl World {
     }
 
     fn narrow_phase(&mut self) {
+        self.narrow.set_parallel(self.pool_now());
         self.narrow.update(
             &self.pairs,
             &self.colliders.shapes,
@@ -1410,8 +1410,15 @@ impl World {
     /// Whether the store's per-point passes may use the pool (`contact::pool_points`):
     /// where the sweeps run on it, long solves or a cut sweep with a schedule.
     fn pool_points(&self) -> bool {
-        crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1))
-            || (rayon::current_num_threads() > 1 && self.wide.cut() && self.wide.schedules())
+        let points = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1))
+            || (rayon::current_num_threads() > 1 && self.wide.cut() && self.wide.schedules());
+        points && crate::parallel::Crew::pool_ready()
+    }
+
+    /// Whether this step hands work to the pool now: it uses the pool, and its crew's
+    /// helper has come (`Crew::pool_ready`).
+    fn pool_now(&self) -> bool {
+        self.pool && crate::parallel::Crew::pool_ready()
     }
 
     fn gather_contacts(&mut self) {
