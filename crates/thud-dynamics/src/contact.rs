@@ -62,9 +62,11 @@ pub(crate) fn pool_points(sweeps: u32) -> bool {
 }
 
 /// Whether a per-point pass over `n` points is split over the pool's threads (`pool`:
-/// [`pool_points`] of the step).
+/// [`pool_points`] of the step), once the step's crew lets it (`Crew::pool_ready`).
 pub(crate) fn parallel_points(n: usize, pool: bool) -> bool {
-    pool && n >= PARALLEL_POINTS && rayon::current_num_threads() > 1
+    pool && n >= PARALLEL_POINTS
+        && rayon::current_num_threads() > 1
+        && crate::parallel::Crew::pool_ready()
 }
 
 /// [`ContactStore::regather`] of a run of manifolds (`inputs` holds their points, the

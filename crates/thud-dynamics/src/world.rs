@@ -1410,9 +1410,8 @@ impl World {
     /// Whether the store's per-point passes may use the pool (`contact::pool_points`):
     /// where the sweeps run on it, long solves or a cut sweep with a schedule.
     fn pool_points(&self) -> bool {
-        let points = crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1))
-            || (rayon::current_num_threads() > 1 && self.wide.cut() && self.wide.schedules());
-        points && crate::parallel::Crew::pool_ready()
+        crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1))
+            || (rayon::current_num_threads() > 1 && self.wide.cut() && self.wide.schedules())
     }
 
     /// Whether this step hands work to the pool now: it uses the pool, and its crew's
