@@ -117,11 +117,11 @@ const STALL: Duration = Duration::from_micros(300);
 /// thread costs a time slice of the scheduler (milliseconds) at every wait, the threads
 /// are tried less and less often.
 const COOLING: u32 = 16;
+const COOLING_MAX: u32 = 1024;
 
 /// How long a crew's helper waits with nothing to do before it leaves the step
 /// ([`Crew::serve`]).
 const ABANDON: Duration = Duration::from_millis(20);
-const COOLING_MAX: u32 = 1024;
 
 /// Below this many groups a sweep is not worth splitting.
 pub(crate) const MIN_GROUPS: usize = 64;

@@ -786,8 +786,9 @@ impl World {
     fn broad_phase(&mut self) {
         // On the pool, the moving colliders' poses and boxes are made in parallel
         // (in body order), then handed to the broadphase in that order on this thread.
-        let split = self.pool_now() && self.bodies.order().len() >= PAR_BODIES;
-        self.broad.set_parallel(self.pool_now());
+        let pool = self.pool_now();
+        let split = pool && self.bodies.order().len() >= PAR_BODIES;
+        self.broad.set_parallel(pool);
         let mut changed = false;
         for i in 0..self.bodies.order().len() {
             let slot = self.bodies.order()[i];
