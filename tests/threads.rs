@@ -134,6 +134,54 @@ fn worlds_stepped_side_by_side_on_one_pool_end_as_stepped_alone() {
     assert_eq!(hashes, vec![alone; 4]);
 }
 
+/// A world stepped on a pool that runs other work at the same time (a game's own
+/// parallel jobs): the step's helper may start inside one of those jobs, and the other
+/// work's jobs run inside the step's waits. Same bits as stepped alone, and both finish.
+#[test]
+fn a_world_stepped_beside_other_pool_work_ends_as_stepped_alone() {
+    use rayon::prelude::*;
+    let scene = thud_scene::standard("pyramid_40").expect("standard scene");
+    let settings = Settings {
+        parallel_min_pairs: 0,
+        ..Settings::without_sleeping()
+    };
+    let steps = 30;
+    let run = |world: &mut thud_dynamics::World| {
+        for _ in 0..steps {
+            world.step().expect("step");
+        }
+    };
+    let alone = on_pool(1, || {
+        let (mut world, handles) = scene_world::world(&scene, settings.clone());
+        run(&mut world);
+        scene_world::state_hash(&world, &handles)
+    });
+    let (hash, sum) = on_pool(2, || {
+        rayon::join(
+            || {
+                let (mut world, handles) = scene_world::world(&scene, settings.clone());
+                run(&mut world);
+                scene_world::state_hash(&world, &handles)
+            },
+            || {
+                (0..200u64)
+                    .map(|k| {
+                        (0..20_000u64)
+                            .into_par_iter()
+                            .map(|i| (i * k) % 7)
+                            .sum::<u64>()
+                    })
+                    .sum::<u64>()
+            },
+        )
+    });
+    assert_eq!(hash, alone);
+    let expected: u64 = (0..200u64)
+        .map(|k| (0..20_000u64).map(|i| (i * k) % 7).sum::<u64>())
+        .sum();
+    assert_eq!(sum, expected);
+}
+
 /// A field of 9 000 balls dropped on the ground, stepped with the pool forced on: large
 /// enough for every parallel pass of the broadphase (the colliders' boxes, the
 /// pair-list filters, the moved proxies' queries) to split, which `pile_1000` is not.
