@@ -690,6 +690,50 @@ mod tests {
         assert_eq!(order, vec![a, c, d]);
     }
 
+    /// What each solve substep's integration reads and writes sits in a body's first
+    /// cache line, what the build and the last substep add in its second, and every
+    /// body starts a line: a field moved about shows here.
+    #[test]
+    fn a_substeps_fields_sit_in_a_bodys_first_cache_line() {
+        use std::mem::{align_of, offset_of, size_of};
+        assert_eq!(align_of::<Body>(), 64);
+        assert_eq!(size_of::<Body>() % 64, 0);
+        let end = |at: usize, size: usize| at + size;
+        for e in [
+            end(offset_of!(Body, pose), size_of::<Pose>()),
+            end(offset_of!(Body, linear_velocity), size_of::<Vec3>()),
+            end(offset_of!(Body, angular_velocity), size_of::<Vec3>()),
+            end(offset_of!(Body, kind), size_of::<BodyKind>()),
+            end(offset_of!(Body, sleeping), 1),
+        ] {
+            assert!(e <= 64, "a substep's field ends at byte {e}");
+        }
+        for at in [
+            offset_of!(Body, local_com),
+            offset_of!(Body, force),
+            offset_of!(Body, torque),
+            offset_of!(Body, inv_mass),
+            offset_of!(Body, gravity_scale),
+            offset_of!(Body, linear_damping),
+            offset_of!(Body, angular_damping),
+            offset_of!(Body, extent),
+        ] {
+            assert!((64..128).contains(&at), "a build field at byte {at}");
+        }
+        // A removed body's slot is vacant until used again, and gives back the body.
+        let mut set = BodySet::default();
+        let a = set.insert(
+            BodyBuilder::dynamic()
+                .mass(2.0)
+                .user_data(7)
+                .build()
+                .unwrap(),
+        );
+        let gone = set.remove(a).unwrap();
+        assert_eq!((gone.mass(), gone.user_data()), (2.0, 7));
+        assert!(set.get(a).is_err() && set.remove(a).is_err());
+    }
+
     #[test]
     fn bad_mass_is_refused() {
         assert!(BodyBuilder::dynamic().mass(0.0).build().is_err());
