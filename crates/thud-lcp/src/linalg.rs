@@ -43,7 +43,21 @@ impl Lu {
     }
 
     /// Factors the `n × n` row-major matrix `lu` in place.
-    pub(crate) fn factor(mut lu: Vec<f64>, n: usize, pivot_tol: f64) -> Option<Self> {
+    pub(crate) fn factor(lu: Vec<f64>, n: usize, pivot_tol: f64) -> Option<Self> {
+        Self::factor_in(lu, n, pivot_tol, None)
+    }
+
+    /// [`Self::factor`] with each row's nonzeros known to lie in `rows[i]` (`[first,
+    /// end)` columns, or wider): the bandwidth and the pivot rows' ends are then read
+    /// from them, and from the fill-in they receive, instead of from scans of the rows.
+    /// A bound wider than the row only adds zero terms, so the factors are the same (to
+    /// the sign of a zero).
+    pub(crate) fn factor_in(
+        mut lu: Vec<f64>,
+        n: usize,
+        pivot_tol: f64,
+        rows: Option<&[(usize, usize)]>,
+    ) -> Option<Self> {
         let mut perm: Vec<usize> = (0..n).collect();
         let mut extent: Vec<(usize, usize)> = (0..n).map(|i| (i, i + 1)).collect();
         // The lower bandwidth `kl`: no nonzero lies more than `kl` rows below the
@@ -51,15 +65,21 @@ impl Lu {
         // pivot comes from rows `c..=c + kl`, fill-in only reaches rows that already
         // had a nonzero in the column, as in LAPACK's banded `gbtrf`), so the pivot
         // search and the elimination of column `c` stop at row `c + kl`.
-        let kl = (0..n)
-            .map(|i| {
-                lu[i * n..i * n + i]
-                    .iter()
-                    .position(|&v| v != 0.0)
-                    .map_or(0, |j| i - j)
-            })
-            .max()
-            .unwrap_or(0);
+        let kl = match rows {
+            Some(rows) => (0..n).map(|i| i.saturating_sub(rows[i].0)).max(),
+            None => (0..n)
+                .map(|i| {
+                    lu[i * n..i * n + i]
+                        .iter()
+                        .position(|&v| v != 0.0)
+                        .map_or(0, |j| i - j)
+                })
+                .max(),
+        }
+        .unwrap_or(0);
+        // Each row's end bound, kept through the swaps and the fill-in.
+        let mut ends: Vec<usize> =
+            rows.map_or_else(Vec::new, |r| r.iter().map(|&(_, e)| e).collect());
         for c in 0..n {
             let last = (c + kl).min(n - 1);
             let (mut p, mut best) = (c, lu[c * n + c].abs());
@@ -78,6 +98,9 @@ impl Lu {
                 }
                 perm.swap(c, p);
                 extent.swap(c, p);
+                if !ends.is_empty() {
+                    ends.swap(c, p);
+                }
             }
             let piv = lu[c * n + c];
             let (top, bottom) = lu.split_at_mut((c + 1) * n);
@@ -85,10 +108,14 @@ impl Lu {
             // The pivot row's entries past its last nonzero change nothing: the
             // elimination stops there (contact problems are banded — a stack's rows
             // couple only neighbouring contacts — so this is most of the row).
-            let end = prow[c + 1..]
-                .iter()
-                .rposition(|&v| v != 0.0)
-                .map_or(c + 1, |k| c + 2 + k);
+            let end = if ends.is_empty() {
+                prow[c + 1..]
+                    .iter()
+                    .rposition(|&v| v != 0.0)
+                    .map_or(c + 1, |k| c + 2 + k)
+            } else {
+                ends[c].max(c + 1)
+            };
             let prow = &prow[c + 1..end];
             extent[c].1 = end;
             for r in 0..last - c {
@@ -98,6 +125,9 @@ impl Lu {
                 if f != 0.0 {
                     let first = &mut extent[c + 1 + r].0;
                     *first = (*first).min(c);
+                    if let Some(e) = ends.get_mut(c + 1 + r) {
+                        *e = (*e).max(end);
+                    }
                     for (x, &p) in row[c + 1..end].iter_mut().zip(prow) {
                         *x -= f * p;
                     }

@@ -356,6 +356,16 @@ impl BoxedLcp {
         w
     }
 
+    /// [`Self::w`] with `A`'s rows' nonzero runs known (the same bits).
+    pub(crate) fn w_spans(&self, lambda: &[f64], spans: &crate::matrix::Spans) -> Vec<f64> {
+        let mut w = vec![0.0; self.n()];
+        self.a.mul_vec_spans(lambda, spans, &mut w);
+        for (wi, bi) in w.iter_mut().zip(&self.b) {
+            *wi += bi;
+        }
+        w
+    }
+
     /// The bounds in force at `lambda`: the stored ones, with every coupled row `t`
     /// replaced by `±μ·max(λ_n, 0)`. Panics if `lambda.len() ≠ n` (internal use).
     #[must_use]

@@ -207,6 +207,32 @@ impl BoxedLcp {
         Ok(self.passes_unchecked(lambda, tol))
     }
 
+    /// [`Self::passes_unchecked`] with `A`'s rows' nonzero runs and the data scale
+    /// ([`Self::data_scale`]) known: the same answer, without the two passes over the
+    /// whole matrix.
+    pub(crate) fn passes_spans(
+        &self,
+        lambda: &[f64],
+        tol: f64,
+        (spans, data_scale): (&crate::matrix::Spans, f64),
+    ) -> bool {
+        let w = self.w_spans(lambda, spans);
+        let (lo, hi) = self.effective_bounds(lambda);
+        let a = self.a();
+        let scales: Vec<f64> = (0..lambda.len())
+            .map(|i| {
+                let (row, r) = (a.row(i), spans.of_row(i));
+                let s: f64 = row[r.clone()]
+                    .iter()
+                    .zip(&lambda[r])
+                    .map(|(a, x)| (a * x).abs())
+                    .sum();
+                s.max(self.b()[i].abs()).min(data_scale)
+            })
+            .collect();
+        passes(tol, lambda, &w, &lo, &hi, &scales)
+    }
+
     /// [`Self::passes`] without the length check (internal use).
     pub(crate) fn passes_unchecked(&self, lambda: &[f64], tol: f64) -> bool {
         let w = self.w(lambda);

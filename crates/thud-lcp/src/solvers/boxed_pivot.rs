@@ -48,8 +48,12 @@
 //! **Warm start.** `Options::warm_start` (last step's `λ`) gives the initial sets;
 //! from the right sets the solve takes one factorization.
 //!
-//! **Cost.** One LU of the free block per step (`⅔|F|³`) plus `n²` for `w`;
-//! typically 2–10 steps from a cold start. Pivot and sign tolerances are relative to
+//! **Cost.** One LU of the free block per step (`⅔|F|³` dense, far less banded:
+//! `linalg.rs`) plus `n²` for `w`; typically 2–10 steps from a cold start. Where the
+//! rows' nonzero runs cover at most half of `A` (`matrix::Spans`: a contact island in
+//! store order), `w`, the block's gather and the pass test read only the runs, and
+//! the LU takes each block row's band from them: the same bits, a fraction of the
+//! work. Pivot and sign tolerances are relative to
 //! `max(‖A‖max, ‖b‖∞)`.
 //!
 //! **For `thud-dynamics`' exact step mode** call [`solve_boxed`] with a
@@ -182,6 +186,11 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
     // than this is rounding noise, not an infeasibility.
     let sign_tol = 1e-12 * scale;
 
+    // A's rows' nonzero runs and the data scale, once: where the runs are narrow (a
+    // banded contact problem: a stack's rows couple only neighbouring contacts) every
+    // step's products, block gathers and pass tests read only them.
+    let spans = crate::matrix::Spans::of(a);
+    let runs = spans.narrow().then(|| (&spans, p.data_scale()));
     let (lo0, hi0) = p.effective_bounds(warm);
     let mut sets = initial_sets(&lo0, &hi0, warm);
     let mut lambda = warm.to_vec();
@@ -197,6 +206,7 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
         steps += 1;
         if solve_pattern(
             p,
+            runs.map(|r| r.0),
             &coupled,
             &sets,
             eps,
@@ -218,7 +228,10 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
             return Report::for_boxed(p, lambda, steps, Status::Singular, tol);
         }
         // w of the (possibly regularized) sub-problem, and the bounds in force.
-        let mut w = p.w(&lambda);
+        let mut w = match runs {
+            Some((spans, _)) => p.w_spans(&lambda, spans),
+            None => p.w(&lambda),
+        };
         for i in 0..n {
             w[i] += eps * (lambda[i] - centre[i]);
         }
@@ -238,7 +251,11 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
             })
             .collect();
         if moves.is_empty() {
-            if p.passes_unchecked(&lambda, tol) {
+            let passed = match runs {
+                Some(runs) => p.passes_spans(&lambda, tol, runs),
+                None => p.passes_unchecked(&lambda, tol),
+            };
+            if passed {
                 return Report::for_boxed(p, lambda, steps, Status::Solved, tol);
             }
             // Not accurate enough: (re)centre the proximal term and go on.

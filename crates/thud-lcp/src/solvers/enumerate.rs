@@ -131,6 +131,7 @@ fn enumerate_patterns(p: &BoxedLcp, options: &Options) -> Report {
         tried += 1;
         let outcome = solve_pattern(
             p,
+            None,
             &coupled,
             &sets,
             0.0,

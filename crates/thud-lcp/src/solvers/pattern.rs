@@ -23,6 +23,7 @@
 //! enumeration handle friction exactly, without relying on outer passes to converge.
 
 use crate::linalg::Lu;
+use crate::matrix::Spans;
 use crate::problem::BoxedLcp;
 
 /// Where a row sits in a pattern.
@@ -38,10 +39,14 @@ pub(crate) enum Set {
 
 /// Solves pattern `sets` of `p` into `lambda` (coupling from `coupled`, see
 /// [`super::sor`]'s table). A numerically singular block fails, unless
-/// `singular_fallback` asks for a proximal least-change solve instead.
+/// `singular_fallback` asks for a proximal least-change solve instead. With `spans`
+/// (`A`'s rows' nonzero runs) the block is gathered from each row's run alone, and
+/// each right-hand side sums only the constant rows in it: the same values, since the
+/// other entries are zero.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_pattern(
     p: &BoxedLcp,
+    spans: Option<&Spans>,
     coupled: &[Option<(usize, f64)>],
     sets: &[Set],
     eps: f64,
@@ -89,22 +94,50 @@ pub(crate) fn solve_pattern(
     let k = free.len();
     let mut mat = Vec::with_capacity(k * k);
     let mut rhs = Vec::with_capacity(k);
+    // With spans, each block row's written columns `[first, end)` (for the LU).
+    let mut bands: Vec<(usize, usize)> = Vec::with_capacity(if spans.is_some() { k } else { 0 });
     for &i in &free {
         let row = a.row(i);
         let start = mat.len();
-        mat.extend(free.iter().map(|&j| row[j]));
-        for &(t, col, smu) in &links {
-            mat[start + col] += row[t] * smu;
-        }
+        let run = match spans {
+            Some(spans) => {
+                let r = spans.of_row(i);
+                mat.resize(start + k, 0.0);
+                let mut band = (index[i], index[i] + 1);
+                for (j, &v) in r.clone().zip(&row[r.clone()]) {
+                    if index[j] != usize::MAX {
+                        mat[start + index[j]] = v;
+                        band = (band.0.min(index[j]), band.1.max(index[j] + 1));
+                    }
+                }
+                // (The links are in row order; those outside the run add zeros.)
+                let from = links.partition_point(|l| l.0 < r.start);
+                for &(t, col, smu) in links[from..].iter().take_while(|l| l.0 < r.end) {
+                    mat[start + col] += row[t] * smu;
+                    band = (band.0.min(col), band.1.max(col + 1));
+                }
+                bands.push(band);
+                r
+            }
+            None => {
+                mat.extend(free.iter().map(|&j| row[j]));
+                for &(t, col, smu) in &links {
+                    mat[start + col] += row[t] * smu;
+                }
+                0..n
+            }
+        };
         mat[start + index[i]] += eps;
         let mut s = b[i] - eps * centre[i];
-        for &j in &constants {
+        let from = constants.partition_point(|&j| j < run.start);
+        for &j in constants[from..].iter().take_while(|&&j| j < run.end) {
             s += row[j] * lambda[j];
         }
         rhs.push(-s);
     }
     let backup = singular_fallback.then(|| mat.clone());
-    let (x, regular) = match Lu::factor(mat, k, pivot_tol) {
+    let bands = (!bands.is_empty()).then_some(&bands[..]);
+    let (x, regular) = match Lu::factor_in(mat, k, pivot_tol, bands) {
         Some(lu) => (lu.solve(&rhs), true),
         None => match backup.and_then(|m| least_change_solve(m, k, &rhs, pivot_tol)) {
             Some(x) => (x, false),
@@ -164,4 +197,61 @@ fn least_change_solve(mut m: Vec<f64>, k: usize, rhs: &[f64], pivot_tol: f64) ->
         }
     }
     Some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{Rng, contact};
+    use crate::solvers::sor::coupling_table;
+
+    /// A pattern solved from the rows' nonzero runs (the exact mode's path: block
+    /// gathered from the runs, right-hand sides over the constants in them, the LU
+    /// told each row's band) gives the dense path's bits, friction links included.
+    #[test]
+    fn a_pattern_from_the_rows_runs_is_the_dense_patterns_bits() {
+        let mut rng = Rng::new(7);
+        let mut compared = 0;
+        for seed in 0..30 {
+            // A contact problem whose normal rows get finite boxes off zero, so that rows
+            // at a bound carry values into the right-hand sides.
+            let c = contact(24 + 6 * (seed as usize % 8), seed);
+            let n = c.n();
+            let coupled = coupling_table(&c);
+            let (lo, hi): (Vec<f64>, Vec<f64>) = (0..n)
+                .map(|i| match coupled[i] {
+                    Some(_) => (c.lo()[i], c.hi()[i]),
+                    None => (rng.uniform(-0.5, -0.1), rng.uniform(0.2, 0.8)),
+                })
+                .unzip();
+            let p = BoxedLcp::new(c.a().clone(), c.b().to_vec(), lo, hi)
+                .and_then(|p| p.with_friction(c.coupling().iter().copied()))
+                .unwrap();
+            let spans = Spans::of(p.a());
+            let centre: Vec<f64> = (0..n).map(|_| rng.uniform(-0.1, 0.4)).collect();
+            for _ in 0..4 {
+                let sets: Vec<Set> = (0..n)
+                    .map(|_| match rng.next_u64() % 4 {
+                        0 => Set::Lo,
+                        1 => Set::Hi,
+                        _ => Set::Free,
+                    })
+                    .collect();
+                let start: Vec<f64> = (0..n).map(|_| rng.uniform(0.0, 1.0)).collect();
+                let eps = 1e-6;
+                let (mut dense, mut runs) = (start.clone(), start.clone());
+                let solve = |s: Option<&Spans>, l: &mut [f64]| {
+                    solve_pattern(&p, s, &coupled, &sets, eps, &centre, 1e-13, false, l)
+                };
+                let (a, b) = (solve(None, &mut dense), solve(Some(&spans), &mut runs));
+                assert_eq!(a, b, "seed {seed}");
+                if a != Outcome::Failed {
+                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(&dense), bits(&runs), "seed {seed}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 60, "only {compared} patterns solved");
+    }
 }
