@@ -63,6 +63,12 @@
 //! instead of advancing them substep by substep (`World::refresh_rows`): same figures;
 //! `PINNED_BUILT`, which refreshes every row, did not move.)
 //!
+//! `tower_20` moved (in both orders and with the rows built every step) when each
+//! exactly solved island's next exact solve began to start from its last exact answer
+//! (`exact::Starts`) instead of from PGS's: the solve, and its friction bounds, start
+//! elsewhere, and the island is solved less often (drift 0.023 mm and sag 0.013 mm
+//! after 20 s against 0.011 and 0.019).
+//!
 //! `pyramid_40` joined the pins when a large sweep that stands began to run in two
 //! regions and a seam (`color.rs`, `Coloring::regions`), an order none of the other
 //! three reaches (`pile_1000`'s colourings in its first 2 s change every step and keep
@@ -82,7 +88,7 @@ use thud_dynamics::{Settings, SweepOrder};
 const PINNED: [(&str, u64); 4] = [
     ("pyramid_20", 0x604f_3367_4e6f_53f0),
     ("pile_1000", 0x1a90_2d01_eb5b_0879),
-    ("tower_20", 0x50a6_82f3_bd37_d61c),
+    ("tower_20", 0x31ce_9718_9cef_1c55),
     ("pyramid_40", 0x90f5_f44c_f9fe_6207),
 ];
 
@@ -101,7 +107,7 @@ const PINNED_COLORED: [(&str, u64); 2] = [
 const PINNED_BUILT: [(&str, u64); 3] = [
     ("pyramid_20", 0x7a82_f44a_f510_43a9),
     ("pile_1000", 0xa585_499c_b837_b43e),
-    ("tower_20", 0x50a6_82f3_bd37_d61c),
+    ("tower_20", 0x31ce_9718_9cef_1c55),
 ];
 
 #[test]

@@ -69,6 +69,8 @@ pub struct World {
     fresh: Option<Fresh>,
     /// Rows the exact mode may still solve this step (`exact_rows_per_step`).
     exact_budget: usize,
+    /// Each exactly solved island's last answer, where its next exact solve starts.
+    exact_starts: crate::exact::Starts,
     /// The last step held an island the exact mode takes: this one solves once.
     exact_last_step: bool,
     /// This step sweeps the exact mode's islands once over the whole step (`whole_h`)
@@ -178,6 +180,7 @@ impl World {
             written_back: false,
             fresh: None,
             exact_budget: 0,
+            exact_starts: crate::exact::Starts::default(),
             exact_last_step: false,
             apart: false,
             whole_h: 0.0,
@@ -1730,7 +1733,7 @@ impl World {
                 joints,
                 &mut self.solver,
                 s,
-                rule,
+                (rule, &mut self.exact_starts),
                 &mut self.exact_budget,
             );
             self.stats.exact_islands += exact;
