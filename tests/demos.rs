@@ -104,9 +104,9 @@ demo_tests! {
     pendulum: "pendulum", None;
     chain_20: "chain_20", Some(4.0);
     rope_bridge: "rope_bridge", None;
-    // Short: it passes by 1.5 s; once the ragdoll lies still (after ~3 s) the Auto
-    // solver's exact solves of its island are the costly part of the run.
-    ragdoll_stairs: "ragdoll_stairs", Some(2.0);
+    // The whole run: once the ragdoll lies still (after ~3 s) the Auto solver's searches
+    // of its island mostly fail and back off (`exact::Starts`), which this covers.
+    ragdoll_stairs: "ragdoll_stairs", None;
     hinged_door: "hinged_door", None;
     motor_wheel: "motor_wheel", None;
     heavy_on_light: "heavy_on_light", None;

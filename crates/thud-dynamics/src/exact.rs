@@ -275,42 +275,115 @@ pub(crate) fn solve_points(
 /// Islands kept in [`Starts`]: the least recently solved goes first.
 const MAX_STARTS: usize = 16;
 
-/// The last exact answer of each island solved exactly, by the island's bodies (their
-/// slots, sorted): the next exact solve of the same island (as many rows, the same
-/// bodies) starts its pivoting search there (module docs, *Where the search starts*).
-/// The start only steers the search; the answer is exact from any start.
+/// Most solves of the exact mode an island whose searches keep failing waits before it
+/// is tried again ([`Starts::failed`]).
+const MAX_BACKOFF: u64 = 256;
+
+/// Failures in a row before an island waits: a search that fails now and then (a
+/// tower's, once in 600 steps) is tried again at once — two steps of PGS alone let
+/// `tower_20` lean off its exact answer, and every later search from there failed.
+const FAILS_BEFORE_WAIT: u32 = 3;
+
+/// What the exact mode keeps of the islands it solved, by each island's bodies (their
+/// slots, sorted):
+///
+/// - its last exact answer: the next exact solve of the same island (as many rows, the
+///   same bodies) starts its pivoting search there (module docs, *Where the search
+///   starts*). The start only steers the search; the answer is exact from any start.
+/// - a back-off after failed searches: a search that ends without an answer keeps PGS's
+///   answer, and an island whose searches keep failing (`ragdoll_stairs` at rest: 48
+///   pivoting steps, 2 ms, and no answer, step after step) is tried again, from its
+///   third failure in a row, only after 2, 4, 8, … up to [`MAX_BACKOFF`] of the exact
+///   mode's solves; one success ends the wait. Its steps keep PGS's answer meanwhile,
+///   as each failed search left it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Starts {
-    /// (bodies, λ, the solve that last used the entry)
-    entries: Vec<(Vec<u32>, Vec<f64>, u64)>,
-    solves: u64,
+    entries: Vec<Start>,
+    /// Calls of `solve_islands`: the clock of the back-off and of the eviction.
+    now: u64,
+}
+
+#[derive(Debug, Clone)]
+struct Start {
+    bodies: Vec<u32>,
+    /// The last exact answer (empty while none).
+    lambda: Vec<f64>,
+    /// When the entry was last used, failures in a row, and until when the island is
+    /// left to PGS.
+    used: u64,
+    fails: u32,
+    until: u64,
 }
 
 impl Starts {
+    /// One more call of `solve_islands`.
+    fn tick(&mut self) {
+        self.now += 1;
+    }
+
     /// The kept answer of the island of `bodies` with `rows` rows.
     fn of(&self, bodies: &[u32], rows: usize) -> Option<&[f64]> {
         self.entries
             .iter()
-            .find(|e| e.0 == bodies && e.1.len() == rows)
-            .map(|e| &e.1[..])
+            .find(|e| e.bodies == bodies && e.lambda.len() == rows)
+            .map(|e| &e.lambda[..])
     }
 
-    /// Keeps `lambda` as the island's answer.
+    /// Whether the island of `bodies` waits after failed searches.
+    fn waits(&self, bodies: &[u32]) -> bool {
+        self.entries
+            .iter()
+            .any(|e| e.bodies == bodies && self.now < e.until)
+    }
+
+    /// The island's entry, made (evicting the least recently used) where it has none.
+    fn entry(&mut self, bodies: &[u32]) -> &mut Start {
+        let now = self.now;
+        let k = match self.entries.iter().position(|e| e.bodies == bodies) {
+            Some(k) => k,
+            None => {
+                if self.entries.len() >= MAX_STARTS
+                    && let Some(oldest) =
+                        (0..self.entries.len()).min_by_key(|&k| self.entries[k].used)
+                {
+                    self.entries.swap_remove(oldest);
+                }
+                self.entries.push(Start {
+                    bodies: bodies.to_vec(),
+                    lambda: Vec::new(),
+                    used: now,
+                    fails: 0,
+                    until: 0,
+                });
+                self.entries.len() - 1
+            }
+        };
+        let e = &mut self.entries[k];
+        e.used = now;
+        e
+    }
+
+    /// Keeps `lambda` as the island's answer (and ends its back-off).
     fn keep(&mut self, bodies: &[u32], lambda: &[f64]) {
-        self.solves += 1;
-        let now = self.solves;
-        if let Some(e) = self.entries.iter_mut().find(|e| e.0 == bodies) {
-            e.1.clear();
-            e.1.extend_from_slice(lambda);
-            e.2 = now;
-            return;
-        }
-        if self.entries.len() >= MAX_STARTS
-            && let Some(oldest) = (0..self.entries.len()).min_by_key(|&k| self.entries[k].2)
+        let e = self.entry(bodies);
+        e.lambda.clear();
+        e.lambda.extend_from_slice(lambda);
+        (e.fails, e.until) = (0, 0);
+    }
+
+    /// The island's search failed. From the [`FAILS_BEFORE_WAIT`]-th failure in a row
+    /// on it waits, twice as long as after the last one.
+    fn failed(&mut self, bodies: &[u32]) {
+        let now = self.now;
+        let e = self.entry(bodies);
+        e.fails = e.fails.saturating_add(1);
+        if let Some(k) = e
+            .fails
+            .checked_sub(FAILS_BEFORE_WAIT - 1)
+            .filter(|&k| k > 0)
         {
-            self.entries.swap_remove(oldest);
+            e.until = now + (1u64 << k.min(8)).min(MAX_BACKOFF);
         }
-        self.entries.push((bodies.to_vec(), lambda.to_vec(), now));
     }
 }
 
@@ -547,6 +620,7 @@ pub(crate) fn solve_islands(
     if *budget == 0 || !any_small_island(c, j, rule.max_rows) {
         return 0;
     }
+    starts.tick();
     let mut solved = 0;
     // Only the islands `any_small_island` counted as small are collected (a large
     // island's points would otherwise be sorted every step for nothing).
@@ -573,16 +647,20 @@ pub(crate) fn solve_islands(
         if rule.tolerance > 0.0 && residual(&its, &bodies.dv) <= rule.tolerance {
             continue;
         }
-        *budget -= rows;
         let mut key: Vec<u32> = ids.iter().map(|&k| bodies.body[k as usize]).collect();
         key.sort_unstable();
+        if starts.waits(&key) {
+            continue;
+        }
+        *budget -= rows;
         let start = starts.of(&key, its.len());
-        if let Ok(lambda) = solve_items(&its, s.exact_outer_passes, Some(bodies), start)
-            && plausible(&its, &lambda)
-        {
-            apply(&its, &lambda, &mut c.points, &mut j.rows, &mut bodies.dv);
-            starts.keep(&key, &lambda);
-            solved += 1;
+        match solve_items(&its, s.exact_outer_passes, Some(bodies), start) {
+            Ok(lambda) if plausible(&its, &lambda) => {
+                apply(&its, &lambda, &mut c.points, &mut j.rows, &mut bodies.dv);
+                starts.keep(&key, &lambda);
+                solved += 1;
+            }
+            _ => starts.failed(&key),
         }
     }
     solved
@@ -689,22 +767,54 @@ mod tests {
     use super::*;
 
     /// An island's kept answer is found by its bodies and row count only, replaced when
-    /// it is solved again, and the least recently solved island goes first when the
-    /// list is full.
+    /// it is solved again, and the least recently used island goes first when the list
+    /// is full; an island whose searches fail waits 2, 4, … solves, and one success
+    /// ends the wait.
     #[test]
-    fn an_islands_last_answer_is_kept_by_its_bodies() {
+    fn an_islands_last_answer_and_its_back_off_are_kept_by_its_bodies() {
         let mut st = Starts::default();
+        st.tick();
         st.keep(&[3, 4], &[1.0, 2.0, 3.0]);
         assert_eq!(st.of(&[3, 4], 3), Some(&[1.0, 2.0, 3.0][..]));
         assert_eq!(st.of(&[3, 4], 6), None, "other rows");
         assert_eq!(st.of(&[3, 5], 3), None, "other bodies");
         st.keep(&[3, 4], &[4.0, 5.0, 6.0]);
         assert_eq!(st.of(&[3, 4], 3), Some(&[4.0, 5.0, 6.0][..]));
+        // Failures: none waits until the third in a row, which waits 2 solves, the
+        // fourth 4; a success ends the wait.
+        for _ in 1..FAILS_BEFORE_WAIT {
+            st.failed(&[7]);
+            assert!(
+                !st.waits(&[7]),
+                "a failure now and then is tried again at once"
+            );
+        }
+        st.failed(&[7]);
+        assert!(st.waits(&[7]) && !st.waits(&[3, 4]));
+        st.tick();
+        assert!(st.waits(&[7]));
+        st.tick();
+        assert!(!st.waits(&[7]), "waited two solves");
+        st.failed(&[7]);
+        for _ in 0..3 {
+            st.tick();
+            assert!(st.waits(&[7]));
+        }
+        st.tick();
+        assert!(!st.waits(&[7]), "waited four solves");
+        st.failed(&[7]);
+        st.keep(&[7], &[1.0]);
+        assert!(!st.waits(&[7]), "a success ends the wait");
         for k in 0..MAX_STARTS as u32 {
+            st.tick();
             st.keep(&[100 + k], &[f64::from(k)]);
         }
         assert_eq!(st.entries.len(), MAX_STARTS);
-        assert_eq!(st.of(&[3, 4], 3), None, "the oldest went first");
+        assert_eq!(
+            st.of(&[3, 4], 3),
+            None,
+            "the least recently used went first"
+        );
         assert_eq!(st.of(&[100], 1), Some(&[0.0][..]));
     }
     use crate::jacobian::{BuildParams, ContactInput};
