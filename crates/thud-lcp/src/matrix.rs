@@ -227,27 +227,14 @@ impl std::ops::IndexMut<(usize, usize)> for Matrix {
     }
 }
 
-/// Dot product with four independent accumulators, so the compiler can vectorize it
-/// (a single running sum is a serial dependency chain). Lengths must match.
+/// Dot product with eight independent accumulators, so the compiler can vectorize it
+/// (a single running sum is a serial dependency chain): [`dot_span`] over the whole
+/// slice. Lengths must match.
 #[inline]
 #[must_use]
 pub fn dot(a: &[f64], b: &[f64]) -> f64 {
     debug_assert_eq!(a.len(), b.len());
-    let n = a.len().min(b.len());
-    let (a, b) = (&a[..n], &b[..n]);
-    let mut acc = [0.0f64; 8];
-    let chunks = n / 8;
-    for c in 0..chunks {
-        let (x, y) = (&a[c * 8..c * 8 + 8], &b[c * 8..c * 8 + 8]);
-        for k in 0..8 {
-            acc[k] += x[k] * y[k];
-        }
-    }
-    let mut s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-    for k in chunks * 8..n {
-        s += a[k] * b[k];
-    }
-    s
+    dot_span(a, b, 0..a.len().min(b.len()))
 }
 
 /// Where each row of a matrix holds its nonzeros: `[first, end)` columns (`(0, 0)` for
