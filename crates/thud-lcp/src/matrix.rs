@@ -228,7 +228,7 @@ impl std::ops::IndexMut<(usize, usize)> for Matrix {
 }
 
 /// Dot product with eight independent accumulators, so the compiler can vectorize it
-/// (a single running sum is a serial dependency chain): [`dot_span`] over the whole
+/// (a single running sum is a serial dependency chain): `dot_span` over the whole
 /// slice. Lengths must match.
 #[inline]
 #[must_use]
