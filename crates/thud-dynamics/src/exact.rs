@@ -316,6 +316,13 @@ struct Start {
 }
 
 impl Starts {
+    /// Forgets the islands of body slot `slot` (removed: the slot may go to another
+    /// body).
+    pub(crate) fn forget(&mut self, slot: u32) {
+        self.entries
+            .retain(|e| e.bodies.binary_search(&slot).is_err());
+    }
+
     /// One more call of `solve_islands`.
     fn tick(&mut self) {
         self.now += 1;
@@ -816,6 +823,10 @@ mod tests {
             "the least recently used went first"
         );
         assert_eq!(st.of(&[100], 1), Some(&[0.0][..]));
+        // A removed body's islands are forgotten (its slot may go to another body).
+        st.forget(100);
+        assert_eq!(st.of(&[100], 1), None);
+        assert_eq!(st.of(&[101], 1), Some(&[1.0][..]));
     }
     use crate::jacobian::{BuildParams, ContactInput};
     use crate::solver_body::SolverBodies;

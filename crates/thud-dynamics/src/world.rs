@@ -298,6 +298,8 @@ impl World {
             self.colliders.remove(k);
         }
         self.dirty.retain(|&s| s != h.index());
+        // (Its slot may go to another body, whose island would then match a kept one.)
+        self.exact_starts.forget(h.index());
         Ok(())
     }
 
