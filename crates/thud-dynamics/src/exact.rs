@@ -39,7 +39,8 @@
 //! by its bodies, and the next solve of the same island starts there (its friction
 //! bounds from that answer's λₙ): `tower_20` then solves 46 times, 6.1 steps each, with
 //! the same stiffness (drift 0.023 mm and sag 0.013 mm after 20 s against 0.011 and
-//! 0.019).
+//! 0.019). An island whose searches keep failing waits before the next one (a back-off,
+//! also in [`Starts`]).
 //!
 //! `World::export_lcp` writes the same assembly for the whole last step (with the
 //! friction coupling pairs, i.e. the true coupled problem) in thud-lcp's JSON format.
@@ -272,7 +273,7 @@ pub(crate) fn solve_points(
     solve_items(&items(points, idx, &[], &[]), passes, None, None)
 }
 
-/// Islands kept in [`Starts`]: the least recently solved goes first.
+/// Islands kept in [`Starts`]: the one least recently solved or failed goes first.
 const MAX_STARTS: usize = 16;
 
 /// Most solves of the exact mode an island whose searches keep failing waits before it
