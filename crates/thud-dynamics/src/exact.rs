@@ -208,8 +208,9 @@ fn solve_items(
     passes: u32,
     bodies: Option<&SolverBodies>,
     start: Option<&[f64]>,
-) -> Result<Vec<f64>, String> {
+) -> Result<Solved, String> {
     let (a, mut b, mut lambda) = assemble(items);
+    let mut exhausted = false;
     if let Some(start) = start.filter(|s| s.len() == lambda.len()) {
         lambda.copy_from_slice(start);
     }
@@ -252,9 +253,17 @@ fn solve_items(
         if !usable || !r.z.iter().all(|z| z.is_finite()) {
             return Err(format!("exact solve ended {:?}", r.status));
         }
+        exhausted |= r.iterations >= MAX_SOLVES;
         lambda = r.z;
     }
-    Ok(lambda)
+    Ok(Solved { lambda, exhausted })
+}
+
+/// An exact solve's answer, and whether a pass of its search ran out of steps
+/// ([`MAX_SOLVES`]) and was taken for its small residual (`ACCEPT_RESIDUAL`).
+struct Solved {
+    lambda: Vec<f64>,
+    exhausted: bool,
 }
 
 /// At most this many linear solves (pivoting steps) per island and outer pass: the
@@ -270,7 +279,7 @@ pub(crate) fn solve_points(
     idx: &[u32],
     passes: u32,
 ) -> Result<Vec<f64>, String> {
-    solve_items(&items(points, idx, &[], &[]), passes, None, None)
+    solve_items(&items(points, idx, &[], &[]), passes, None, None).map(|s| s.lambda)
 }
 
 /// Islands kept in [`Starts`]: the one least recently solved or failed goes first.
@@ -296,7 +305,9 @@ const FAILS_BEFORE_WAIT: u32 = 3;
 ///   pivoting steps, 2 ms, and no answer, step after step) is tried again, from its
 ///   third failure in a row, only after 2, 4, 8, … up to [`MAX_BACKOFF`] of the exact
 ///   mode's solves; one success ends the wait. Its steps keep PGS's answer meanwhile,
-///   as each failed search left it.
+///   as each failed search left it. A search that runs out of steps and whose answer is
+///   taken for its small residual counts as a failure too (the resting ragdoll's
+///   searches mostly end so: 2 ms each, in a tenth of its steps).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Starts {
     entries: Vec<Start>,
@@ -371,12 +382,18 @@ impl Starts {
         e
     }
 
-    /// Keeps `lambda` as the island's answer (and ends its back-off).
-    fn keep(&mut self, bodies: &[u32], lambda: &[f64]) {
+    /// Keeps `lambda` as the island's answer and ends its back-off — unless the search
+    /// `exhausted` its steps (its answer taken for a small residual): that counts as a
+    /// failure too, for the wait.
+    fn keep(&mut self, bodies: &[u32], lambda: &[f64], exhausted: bool) {
         let e = self.entry(bodies);
         e.lambda.clear();
         e.lambda.extend_from_slice(lambda);
-        (e.fails, e.until) = (0, 0);
+        if exhausted {
+            self.failed(bodies);
+        } else {
+            (e.fails, e.until) = (0, 0);
+        }
     }
 
     /// The island's search failed. From the [`FAILS_BEFORE_WAIT`]-th failure in a row
@@ -663,9 +680,9 @@ pub(crate) fn solve_islands(
         *budget -= rows;
         let start = starts.of(&key, its.len());
         match solve_items(&its, s.exact_outer_passes, Some(bodies), start) {
-            Ok(lambda) if plausible(&its, &lambda) => {
+            Ok(Solved { lambda, exhausted }) if plausible(&its, &lambda) => {
                 apply(&its, &lambda, &mut c.points, &mut j.rows, &mut bodies.dv);
-                starts.keep(&key, &lambda);
+                starts.keep(&key, &lambda, exhausted);
                 solved += 1;
             }
             _ => starts.failed(&key),
@@ -782,11 +799,11 @@ mod tests {
     fn an_islands_last_answer_and_its_back_off_are_kept_by_its_bodies() {
         let mut st = Starts::default();
         st.tick();
-        st.keep(&[3, 4], &[1.0, 2.0, 3.0]);
+        st.keep(&[3, 4], &[1.0, 2.0, 3.0], false);
         assert_eq!(st.of(&[3, 4], 3), Some(&[1.0, 2.0, 3.0][..]));
         assert_eq!(st.of(&[3, 4], 6), None, "other rows");
         assert_eq!(st.of(&[3, 5], 3), None, "other bodies");
-        st.keep(&[3, 4], &[4.0, 5.0, 6.0]);
+        st.keep(&[3, 4], &[4.0, 5.0, 6.0], false);
         assert_eq!(st.of(&[3, 4], 3), Some(&[4.0, 5.0, 6.0][..]));
         // Failures: none waits until the third in a row, which waits 2 solves, the
         // fourth 4; a success ends the wait.
@@ -811,11 +828,17 @@ mod tests {
         st.tick();
         assert!(!st.waits(&[7]), "waited four solves");
         st.failed(&[7]);
-        st.keep(&[7], &[1.0]);
+        st.keep(&[7], &[1.0], false);
         assert!(!st.waits(&[7]), "a success ends the wait");
+        // Answers of searches that ran out of steps are kept, and count as failures.
+        for k in 0..FAILS_BEFORE_WAIT {
+            st.keep(&[8], &[f64::from(k)], true);
+        }
+        assert!(st.waits(&[8]));
+        assert_eq!(st.of(&[8], 1), Some(&[2.0][..]));
         for k in 0..MAX_STARTS as u32 {
             st.tick();
-            st.keep(&[100 + k], &[f64::from(k)]);
+            st.keep(&[100 + k], &[f64::from(k)], false);
         }
         assert_eq!(st.entries.len(), MAX_STARTS);
         assert_eq!(
@@ -928,7 +951,7 @@ mod tests {
         // Nothing solved yet: the spheres approach at several m/s.
         let start = residual(&its, &dv);
         assert!(start > 0.1, "{start}");
-        let lambda = solve_items(&its, 20, None, None).unwrap();
+        let lambda = solve_items(&its, 20, None, None).unwrap().lambda;
         apply(&its, &lambda, &mut pts, &mut [], &mut dv);
         let solved = residual(&items(&pts, &[0, 1], &[], &[]), &dv);
         assert!(solved < 1e-5, "{solved}");
