@@ -102,11 +102,16 @@ pub fn boxed_residual(lambda: &[f64], w: &[f64], lo: &[f64], hi: &[f64]) -> f64 
 #[must_use]
 pub fn row_scales(m: &Matrix, q: &[f64], z: &[f64], cap: f64) -> Vec<f64> {
     (0..q.len())
-        .map(|i| {
-            let s: f64 = m.row(i).iter().zip(z).map(|(a, x)| (a * x).abs()).sum();
-            s.max(q[i].abs()).min(cap)
-        })
+        .map(|i| row_scale(m.row(i), z, q[i], cap))
         .collect()
+}
+
+/// One row's scale `min(max(|q_i|, Σ_j |M_ij z_j|), cap)`, from the row's entries and
+/// `z` over the same columns (a row's nonzero run and its part of `z` give the same
+/// number: the left-out terms are zero).
+fn row_scale(row: &[f64], z: &[f64], q_i: f64, cap: f64) -> f64 {
+    let s: f64 = row.iter().zip(z).map(|(a, x)| (a * x).abs()).sum();
+    s.max(q_i.abs()).min(cap)
 }
 
 /// Whether every row's projection residual is at most `tol · scales[i]` (and every
@@ -221,13 +226,8 @@ impl BoxedLcp {
         let a = self.a();
         let scales: Vec<f64> = (0..lambda.len())
             .map(|i| {
-                let (row, r) = (a.row(i), spans.of_row(i));
-                let s: f64 = row[r.clone()]
-                    .iter()
-                    .zip(&lambda[r])
-                    .map(|(a, x)| (a * x).abs())
-                    .sum();
-                s.max(self.b()[i].abs()).min(data_scale)
+                let r = spans.of_row(i);
+                row_scale(&a.row(i)[r.clone()], &lambda[r], self.b()[i], data_scale)
             })
             .collect();
         passes(tol, lambda, &w, &lo, &hi, &scales)
