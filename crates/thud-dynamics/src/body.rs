@@ -607,6 +607,13 @@ impl BodySet {
         }
     }
 
+    /// Every slot's body, live or vacant (the integration splits them between two
+    /// threads by slot).
+    #[inline]
+    pub(crate) fn slots_mut(&mut self) -> &mut [Body] {
+        &mut self.slots
+    }
+
     /// Live slot indices in insertion order.
     #[inline]
     pub(crate) fn order(&self) -> &[u32] {

@@ -278,6 +278,11 @@ impl Crew {
         Self::current().is_some()
     }
 
+    /// Whether the thread runs a step with a crew whose helper has come.
+    pub(crate) fn serving() -> bool {
+        Self::current().is_some_and(|c| c.helper.load(Ordering::Acquire))
+    }
+
     /// Whether the thread may hand work to the pool (rayon's joins and parallel
     /// iterators): it runs no step with a crew, or its crew's helper has come.
     ///
@@ -316,6 +321,30 @@ impl Crew {
             self.state.store(EMPTY, Ordering::Release);
         }
     }
+}
+
+/// `f(a)` and `f(b)`, on this thread and the step's crew's helper at once where it
+/// serves ([`Crew::serving`]), else one after the other. Each takes whichever of the two
+/// is left; the helper may take none (then this thread runs both). For work split into
+/// two halves that touch nothing in common (`World::integrate`'s bodies).
+pub(crate) fn both<T: Send>(a: T, b: T, f: impl Fn(T) + Sync) {
+    let Some(crew) = Crew::current().filter(|_| Crew::serving()) else {
+        f(a);
+        f(b);
+        return;
+    };
+    let halves = [
+        std::sync::Mutex::new(Some(a)),
+        std::sync::Mutex::new(Some(b)),
+    ];
+    let take = |k: usize| halves[k].lock().ok().and_then(|mut h| h.take());
+    crew.run(&|| {
+        for k in 0..2 {
+            if let Some(x) = take(k) {
+                f(x);
+            }
+        }
+    });
 }
 
 /// The dependency lists of one step's groups, their split into parts, and the progress

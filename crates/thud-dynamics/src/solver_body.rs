@@ -41,8 +41,8 @@
 //! runs its rows as it runs a cube's, in the eight-lane kernel, instead of with `T`
 //! blocks kept beside the rows. `D = J·M⁻¹·Jᵀ`, `b = J·Vnc` and every `λ` are the same
 //! numbers in either coordinates; the step converts at its edges: a velocity without
-//! contact into the frame (`L⁻¹·ω`, [`SolverBodies::to_frame`]), the integrated velocity
-//! back out (`L·ω̃`, [`SolverBodies::out_of_frame`]). `L` is the step's: the rows keep the
+//! contact into the frame (`L⁻¹·ω`, [`Read::in_frame`]), the integrated velocity
+//! back out (`L·ω̃`, [`Read::out_of_frame`]). `L` is the step's: the rows keep the
 //! step's world inertia as before, and a step that keeps its rows keeps the build's
 //! frames while their bodies have turned less than `Settings::reuse_rows_within` (one
 //! that turned more takes a new frame, its velocities moved into it, and its rows are
@@ -111,6 +111,9 @@ pub(crate) struct SolverBodies {
     /// (Tests: no body gets a frame, its rows keep `T` blocks as before frames.)
     #[cfg(test)]
     pub no_frames: bool,
+    /// [`slot_cut`](Self::slot_cut) once found for these bodies (`None`: not looked
+    /// for since the last body came).
+    cut: Option<Option<usize>>,
 }
 
 /// A body's angular frame for a step: `L` with `L·Lᵀ = I⁻¹` (world), `Lᵀ` and `L⁻¹`.
@@ -164,7 +167,205 @@ impl Frame {
     }
 }
 
+/// One solver body's entries as a solve substep's integration writes them
+/// (`World::integrate`, and a step that keeps its rows when it takes a body's velocity
+/// without contact again): the body's own places in the arrays, so that two threads may
+/// each hold the entries of their own bodies ([`Entries`]), and its index `k` in the
+/// arrays it reads ([`Read`]).
+pub(crate) struct Entry<'a> {
+    pub dv: &'a mut Velocity,
+    pub pseudo: &'a mut Velocity,
+    pub moved: &'a mut Velocity,
+    pub com: &'a mut Vec3,
+    pub v0: &'a mut Velocity,
+    pub vnc_now: &'a mut Velocity,
+    pub k: usize,
+}
+
+/// The arrays the integration only reads, for [`Entry`]s (indexed by their `k`).
+#[derive(Clone, Copy)]
+pub(crate) struct Read<'a> {
+    vnc: &'a [Velocity],
+    accel: &'a [Option<Plain>],
+    inv_inertia: &'a [Mat3],
+    frame_of: &'a [u32],
+    frames: &'a [Frame],
+}
+
+impl Read<'_> {
+    /// Body `k`'s velocity without contact of the step's first solve substep.
+    #[inline(always)]
+    pub fn vnc(&self, k: usize) -> Velocity {
+        self.vnc[k]
+    }
+
+    /// What enters its velocity without contact, where only gravity and force do.
+    #[inline(always)]
+    pub fn accel(&self, k: usize) -> Option<Plain> {
+        self.accel[k]
+    }
+
+    /// Its world inverse inertia.
+    #[inline(always)]
+    pub fn inv_inertia(&self, k: usize) -> Mat3 {
+        self.inv_inertia[k]
+    }
+
+    #[inline(always)]
+    fn frame(&self, k: usize) -> Option<&Frame> {
+        self.frames.get(self.frame_of[k] as usize)
+    }
+
+    /// A world angular velocity of body `k` in its frame (`L⁻¹·ω`; itself without
+    /// one).
+    #[inline(always)]
+    pub fn in_frame(&self, k: usize, w: Vec3) -> Vec3 {
+        self.frame(k).map_or(w, |f| f.inv * w)
+    }
+
+    /// An angular velocity of body `k` in its frame, in the world (`L·ω̃`).
+    #[inline(always)]
+    pub fn out_of_frame(&self, k: usize, w: Vec3) -> Vec3 {
+        self.frame(k).map_or(w, |f| f.l * w)
+    }
+}
+
+/// The entries of the solver bodies `range()`, borrowed apart from the others'
+/// ([`SolverBodies::halves`]): what one thread's share of the integration writes, and
+/// what it reads.
+pub(crate) struct Entries<'a> {
+    start: usize,
+    dv: &'a mut [Velocity],
+    pseudo: &'a mut [Velocity],
+    moved: &'a mut [Velocity],
+    com: &'a mut [Vec3],
+    v0: &'a mut [Velocity],
+    vnc_now: &'a mut [Velocity],
+    read: Read<'a>,
+    body: &'a [u32],
+}
+
+impl Entries<'_> {
+    /// `f(i, slot, entry, read)` for every solver body `i` of the run, in order.
+    #[inline(always)]
+    pub fn each(&mut self, mut f: impl FnMut(usize, u32, Entry<'_>, &Read<'_>)) {
+        let read = &self.read;
+        let rows = self
+            .dv
+            .iter_mut()
+            .zip(self.pseudo.iter_mut())
+            .zip(self.moved.iter_mut())
+            .zip(self.com.iter_mut())
+            .zip(self.v0.iter_mut())
+            .zip(self.vnc_now.iter_mut())
+            .zip(self.body);
+        for (k, ((((((dv, pseudo), moved), com), v0), vnc_now), &slot)) in rows.enumerate() {
+            let e = Entry {
+                dv,
+                pseudo,
+                moved,
+                com,
+                v0,
+                vnc_now,
+                k,
+            };
+            f(self.start + k, slot, e, read);
+        }
+    }
+}
+
 impl SolverBodies {
+    /// Solver body `i`'s entries, and the arrays they read.
+    #[inline(always)]
+    pub fn entry(&mut self, i: usize) -> (Entry<'_>, Read<'_>) {
+        let e = Entry {
+            dv: &mut self.dv[i],
+            pseudo: &mut self.pseudo[i],
+            moved: &mut self.moved[i],
+            com: &mut self.com[i],
+            v0: &mut self.v0[i],
+            vnc_now: &mut self.vnc_now[i],
+            k: i,
+        };
+        let read = Read {
+            vnc: &self.vnc,
+            accel: &self.accel,
+            inv_inertia: &self.inv_inertia,
+            frame_of: &self.frame_of,
+            frames: &self.frames,
+        };
+        (e, read)
+    }
+
+    /// The entries of the bodies `1..mid` and `mid..len()`, apart (the dummy's are
+    /// in neither).
+    pub fn halves(&mut self, mid: usize) -> [Entries<'_>; 2] {
+        let n = self.len();
+        let mid = mid.clamp(1.min(n), n);
+        let lo = 1.min(mid);
+        macro_rules! cut {
+            ($v:expr) => {{
+                let (a, b) = $v[..n].split_at_mut(mid);
+                (&mut a[lo..], b)
+            }};
+        }
+        let (dv0, dv1) = cut!(self.dv);
+        let (pseudo0, pseudo1) = cut!(self.pseudo);
+        let (moved0, moved1) = cut!(self.moved);
+        let (com0, com1) = cut!(self.com);
+        let (v00, v01) = cut!(self.v0);
+        let (now0, now1) = cut!(self.vnc_now);
+        let (body, frames) = (&self.body[..n], &self.frames[..]);
+        let read = |r: std::ops::Range<usize>| Read {
+            vnc: &self.vnc[r.clone()],
+            accel: &self.accel[r.clone()],
+            inv_inertia: &self.inv_inertia[r.clone()],
+            frame_of: &self.frame_of[r],
+            frames,
+        };
+        [
+            Entries {
+                start: lo,
+                dv: dv0,
+                pseudo: pseudo0,
+                moved: moved0,
+                com: com0,
+                v0: v00,
+                vnc_now: now0,
+                read: read(lo..mid),
+                body: &body[lo..mid],
+            },
+            Entries {
+                start: mid,
+                dv: dv1,
+                pseudo: pseudo1,
+                moved: moved1,
+                com: com1,
+                v0: v01,
+                vnc_now: now1,
+                read: read(mid..n),
+                body: &body[mid..n],
+            },
+        ]
+    }
+
+    /// Where the bodies split in two runs of slots for two threads' integration: the
+    /// middle solver index `mid`, where every body before it lies in a lower slot than
+    /// every body from it on (bodies added in slot order, as a built scene's are), so
+    /// that the slots split there too; `None` otherwise.
+    pub fn slot_cut(&mut self) -> Option<usize> {
+        *self.cut.get_or_insert_with(|| {
+            let n = self.body.len();
+            if n < 3 {
+                return None;
+            }
+            let mid = n / 2 + 1;
+            let below = self.body[1..mid].iter().copied().max()?;
+            let above = self.body[mid..].iter().copied().min()?;
+            (below < above).then_some(mid)
+        })
+    }
+
     /// Clear to just the dummy immovable body at index 0.
     pub fn reset(&mut self) {
         self.dv.clear();
@@ -203,6 +404,7 @@ impl SolverBodies {
         inv_inertia: Mat3,
         com: Vec3,
     ) -> u32 {
+        self.cut = None;
         self.dv.push(Velocity::ZERO);
         self.pseudo.push(Velocity::ZERO);
         self.moved.push(Velocity::ZERO);
@@ -248,18 +450,6 @@ impl SolverBodies {
         self.frames.get(self.frame_of[i] as usize)
     }
 
-    /// A world angular velocity of body `i` in its frame (`L⁻¹·ω`; itself without one).
-    #[inline(always)]
-    pub fn to_frame(&self, i: usize, w: Vec3) -> Vec3 {
-        self.frame(i).map_or(w, |f| f.inv * w)
-    }
-
-    /// An angular velocity of body `i` in its frame, in the world (`L·ω̃`).
-    #[inline(always)]
-    pub fn out_of_frame(&self, i: usize, w: Vec3) -> Vec3 {
-        self.frame(i).map_or(w, |f| f.l * w)
-    }
-
     /// Number of entries including the dummy.
     pub fn len(&self) -> usize {
         self.body.len()
@@ -289,4 +479,68 @@ pub(crate) fn velocity_bits<'a>(v: impl IntoIterator<Item = &'a Velocity>) -> Ve
         .flatten()
         .map(f32::to_bits)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bodies(slots: &[u32]) -> SolverBodies {
+        let mut sb = SolverBodies::default();
+        sb.reset();
+        for &s in slots {
+            let v = Velocity {
+                lin: Vec3::splat(s as f32),
+                ang: Vec3::ZERO,
+            };
+            sb.push(s, v, v, 1.0, Mat3::IDENTITY, Vec3::ZERO);
+        }
+        sb
+    }
+
+    /// Each body of a run: its solver index, slot and velocity without contact.
+    fn listed(mut e: Entries<'_>) -> Vec<(usize, u32, f32)> {
+        let mut out = Vec::new();
+        e.each(|i, slot, e, r| out.push((i, slot, r.vnc(e.k).lin.x)));
+        out
+    }
+
+    #[test]
+    fn bodies_split_in_two_runs_of_slots_only_where_their_slots_do() {
+        // Slots in order: the first half's all lie below the second's.
+        let slots = [0, 2, 5, 7, 8, 11];
+        let mut sb = bodies(&slots);
+        let mid = sb.slot_cut().expect("bodies in slot order split");
+        assert!(
+            sb.body[1..mid]
+                .iter()
+                .all(|&a| sb.body[mid..].iter().all(|&b| a < b))
+        );
+        let [low, high] = sb.halves(mid);
+        let (low, high) = (listed(low), listed(high));
+        assert!(!low.is_empty() && !high.is_empty());
+        let all: Vec<_> = low.into_iter().chain(high).collect();
+        let want: Vec<_> = (1..).zip(slots).map(|(i, s)| (i, s, s as f32)).collect();
+        assert_eq!(all, want, "every body once, in order, with its own entries");
+        // Slots out of order across the middle: no cut.
+        assert_eq!(bodies(&[4, 1, 9, 0, 3, 2]).slot_cut(), None);
+        // A body that comes after the cut was found is looked at again.
+        let mut sb = bodies(&[0, 1, 2, 3]);
+        assert!(sb.slot_cut().is_some());
+        sb.push(
+            0,
+            Velocity::ZERO,
+            Velocity::ZERO,
+            1.0,
+            Mat3::IDENTITY,
+            Vec3::ZERO,
+        );
+        assert_eq!(sb.slot_cut(), None);
+        // The whole as one run.
+        let mut sb = bodies(&slots);
+        let n = sb.len();
+        let [all, rest] = sb.halves(n);
+        assert_eq!(listed(all).len(), slots.len());
+        assert!(listed(rest).is_empty());
+    }
 }

@@ -38,7 +38,7 @@ use crate::joint::rows::{JointParams, JointRows};
 use crate::pgs;
 use crate::reuse::RowReuse;
 use crate::settings::{PenetrationMode, Settings, SweepOrder};
-use crate::solver_body::{Plain, SolverBodies, Velocity};
+use crate::solver_body::{Entries, Entry, Plain, Read, SolverBodies, Velocity};
 use crate::stats::{Stage, StepStats};
 use crate::wide::WideContacts;
 
@@ -1203,7 +1203,8 @@ impl World {
                 let rot = Mat3::from_quat(b.pose.rotation);
                 self.solver.inv_inertia[k] = crate::integrate::to_world(rot, b.inv_inertia_local);
             }
-            take_velocity_without_contact(&mut self.solver, k, b, s, h);
+            let (mut e, r) = self.solver.entry(k);
+            take_velocity_without_contact((&mut e, &r), b, s, h);
             k += 1;
         }
         if k != self.solver.len() {
@@ -1790,69 +1791,47 @@ impl World {
         }
     }
 
-    /// Move the solver's bodies by `h`; a solve substep before the `last` also gives
-    /// each body its state for the next one ([`next_substep_body`]); the `last` solve
-    /// substep of a step lands kinematic bodies on their targets, clears forces and
-    /// writes the impulses back.
+    /// Move the solver's bodies by `h` ([`integrate_body`]); a solve substep before the
+    /// `last` also gives each body its state for the next one ([`next_substep_body`]);
+    /// the `last` solve substep of a step lands kinematic bodies on their targets, clears
+    /// forces and writes the impulses back. On a step with a crew, from
+    /// [`PAR_INTEGRATE`] bodies, two threads move half the bodies each.
     fn integrate(&mut self, h: f32, last: bool) {
-        let (max_lin, max_ang) = (
+        let (apart, whole_h, s) = (self.apart, self.whole_h, &self.settings);
+        let limits = (
             self.settings.max_linear_velocity,
             self.settings.max_angular_velocity,
         );
-        for i in 1..self.solver.len() {
-            // A body of an island swept apart moves once, over the whole step.
-            let whole = self.apart && self.whole_body[i];
-            if whole && !last {
-                continue;
+        let whole_body = &self.whole_body[..];
+        // One run of solver bodies with the slots they own.
+        let run = |(mut e, bodies, base): (Entries<'_>, &mut [Body], u32)| {
+            e.each(|i, slot, e, r| {
+                // A body of an island swept apart moves once, over the whole step.
+                let whole = apart && whole_body[i];
+                if whole && !last {
+                    return;
+                }
+                let h = if whole { whole_h } else { h };
+                let b = &mut bodies[(slot - base) as usize];
+                integrate_body(b, e, r, (s, h, last), limits);
+            });
+        };
+        // On a step with a crew, two threads take half the bodies each where the bodies
+        // split by slot there too (`SolverBodies::slot_cut`); every body's move is its
+        // own, so the bits are the same.
+        let split = self.solver.len() >= PAR_INTEGRATE && crate::parallel::Crew::serving();
+        let cut = if split { self.solver.slot_cut() } else { None };
+        match cut {
+            Some(mid) => {
+                let at = self.solver.body[mid];
+                let (low, high) = self.bodies.slots_mut().split_at_mut(at as usize);
+                let [e0, e1] = self.solver.halves(mid);
+                crate::parallel::both((e0, low, 0), (e1, high, at), run);
             }
-            let h = if whole { self.whole_h } else { h };
-            let slot = self.solver.body[i];
-            let b = self.bodies.slot_mut(slot);
-            let vnc = self.solver.vnc[i];
-            let dv = self.solver.dv[i];
-            // (A kinematic body moves with its velocity of this step: `vnc_now`, which a
-            // step that keeps its rows takes again while `vnc` stays the build's.)
-            // (A body in its own angular frame, `solver_body.rs`, comes back to the
-            // world's: `ω = L·ω̃`.)
-            let u = if b.kind == BodyKind::Dynamic {
-                clamp_velocity(
-                    Velocity {
-                        lin: vnc.lin + dv.lin,
-                        ang: self.solver.out_of_frame(i, vnc.ang + dv.ang),
-                    },
-                    max_lin,
-                    max_ang,
-                )
-            } else {
-                self.solver.vnc_now[i]
-            };
-            let p = self.solver.pseudo[i];
-            let move_u = Velocity {
-                lin: u.lin + p.lin,
-                ang: u.ang + self.solver.out_of_frame(i, p.ang),
-            };
-            let com = self.solver.com[i];
-            let (com, q) = integrate_pose(com, b.pose.rotation, move_u, h);
-            let pose = Pose::new(origin_at(com, q, b.local_com), q);
-            b.pose = pose;
-            if b.kind == BodyKind::Dynamic {
-                b.linear_velocity = u.lin;
-                b.angular_velocity = u.ang;
+            None => {
+                let [all, _] = self.solver.halves(self.solver.len());
+                run((all, self.bodies.slots_mut(), 0));
             }
-            if !last {
-                // (The pose and velocity as just written, from the registers: read back
-                // from the body, in loads of other widths than these stores, they stalled
-                // on every body.)
-                next_substep_body(&mut self.solver, i, b, &self.settings, h, (&pose, u));
-                continue;
-            }
-            if let Some(t) = b.kinematic_target.take() {
-                b.pose = t;
-                b.linear_velocity = Vec3::ZERO;
-                b.angular_velocity = Vec3::ZERO;
-            }
-            b.force = Vec3::ZERO;
-            b.torque = Vec3::ZERO;
         }
         if last && self.contacts.has_rows() && !self.apart {
             self.contacts.write_back(self.narrow.manifolds_mut());
@@ -1933,18 +1912,15 @@ enum Rows {
 }
 
 /// What the integrator needs of a dynamic body for its velocity without contact.
-/// After solver body `i` (`b`) moved in a solve substep of `h` that is not the step's
-/// last: the next substep's state of the body. `pseudo` keeps the velocity the pose just
-/// moved with (`Vnc + dV`; `refresh_rows` advances the contacts by it, then clears it),
-/// the centre of mass is the moved pose's, and a dynamic body's velocity without
-/// contact is taken again from its new velocity (`v0`, `vnc_now`), the difference going
-/// into its `dV` (see `refresh_rows`).
 /// How many steps of travel a moving collider's new broadphase box reaches ahead
 /// (`BroadPhase::update_moving`).
 const AHEAD_STEPS: f32 = 4.0;
 
 /// Bodies from which a step on the pool makes its colliders' boxes in parallel.
 const PAR_BODIES: usize = 8192;
+
+/// Solver bodies from which a step with a crew integrates them on two threads.
+const PAR_INTEGRATE: usize = 512;
 
 /// Collider `k`'s world pose on body `b` and its box grown by the contact margin.
 fn collider_box(colliders: &ColliderSet, k: u32, b: &Body, margin: f32) -> (Pose, Aabb) {
@@ -2014,66 +1990,136 @@ fn mark_still(sb: &mut SolverBodies, h: f32, distance: f32, margin: f32) -> bool
     moving
 }
 
+/// Solver body `e` (`b`, its slot's body) moved by `h` with its velocity and
+/// pseudo-velocity (`Vnc + dV`, clamped, and the split pass's): its pose and velocity
+/// written to the body; before the step's `last` solve substep its state for the next
+/// one ([`next_substep_body`]); in the last, a kinematic body lands on its target and
+/// the forces are cleared.
+#[inline(always)]
+fn integrate_body(
+    b: &mut Body,
+    mut e: Entry<'_>,
+    r: &Read<'_>,
+    (s, h, last): (&Settings, f32, bool),
+    (max_lin, max_ang): (f32, f32),
+) {
+    let (vnc, dv) = (r.vnc(e.k), *e.dv);
+    // (A kinematic body moves with its velocity of this step: `vnc_now`, which a step
+    // that keeps its rows takes again while `vnc` stays the build's.)
+    // (A body in its own angular frame, `solver_body.rs`, comes back to the world's:
+    // `ω = L·ω̃`.)
+    let u = if b.kind == BodyKind::Dynamic {
+        clamp_velocity(
+            Velocity {
+                lin: vnc.lin + dv.lin,
+                ang: r.out_of_frame(e.k, vnc.ang + dv.ang),
+            },
+            max_lin,
+            max_ang,
+        )
+    } else {
+        *e.vnc_now
+    };
+    let p = *e.pseudo;
+    let move_u = Velocity {
+        lin: u.lin + p.lin,
+        ang: u.ang + r.out_of_frame(e.k, p.ang),
+    };
+    let (com, q) = integrate_pose(*e.com, b.pose.rotation, move_u, h);
+    let pose = Pose::new(origin_at(com, q, b.local_com), q);
+    b.pose = pose;
+    if b.kind == BodyKind::Dynamic {
+        b.linear_velocity = u.lin;
+        b.angular_velocity = u.ang;
+    }
+    if !last {
+        // (The pose and velocity as just written, from the registers: read back from
+        // the body, in loads of other widths than these stores, they stalled on every
+        // body.)
+        next_substep_body(&mut e, r, b, s, h, (&pose, u));
+        return;
+    }
+    if let Some(t) = b.kinematic_target.take() {
+        b.pose = t;
+        b.linear_velocity = Vec3::ZERO;
+        b.angular_velocity = Vec3::ZERO;
+    }
+    b.force = Vec3::ZERO;
+    b.torque = Vec3::ZERO;
+}
+
+/// After solver body `e` (`b`) moved in a solve substep of `h` that is not the step's
+/// last: the next substep's state of the body. `pseudo` keeps the velocity the pose just
+/// moved with (`Vnc + dV`; `refresh_rows` advances the contacts by it, then clears it),
+/// the centre of mass is the moved pose's, and a dynamic body's velocity without
+/// contact is taken again from its new velocity (`v0`, `vnc_now`), the difference going
+/// into its `dV` (see `refresh_rows`).
 #[inline(always)]
 fn next_substep_body(
-    sb: &mut SolverBodies,
-    i: usize,
+    e: &mut Entry<'_>,
+    r: &Read<'_>,
     b: &Body,
     s: &Settings,
     h: f32,
     now: (&Pose, Velocity),
 ) {
-    let (vnc, dv, p) = (sb.vnc[i], sb.dv[i], &mut sb.pseudo[i]);
+    let (vnc, dv) = (r.vnc(e.k), *e.dv);
+    let p = &mut *e.pseudo;
     p.lin += vnc.lin + dv.lin;
     p.ang += vnc.ang + dv.ang;
     let (lin, ang) = (p.lin, p.ang);
-    let m = &mut sb.moved[i];
+    let m = &mut *e.moved;
     m.lin += lin;
     m.ang += ang;
-    velocity_without_contact_at(sb, i, b, s, h, now);
+    velocity_without_contact_at(e, r, b, s, h, now);
 }
 
-/// Solver body `i` (`b`) at its current pose and velocity for a solve substep of `h` on
+/// Solver body `e` (`b`) at its current pose and velocity for a solve substep of `h` on
 /// rows built earlier: its centre of mass, and a dynamic body's velocity without
 /// contact taken again from its velocity (`v0`, `vnc_now`), the difference going into
 /// its `dV`.
 #[inline(always)]
-fn take_velocity_without_contact(sb: &mut SolverBodies, i: usize, b: &Body, s: &Settings, h: f32) {
+fn take_velocity_without_contact(
+    (e, r): (&mut Entry<'_>, &Read<'_>),
+    b: &Body,
+    s: &Settings,
+    h: f32,
+) {
     let u = Velocity {
         lin: b.linear_velocity,
         ang: b.angular_velocity,
     };
-    velocity_without_contact_at(sb, i, b, s, h, (&b.pose, u));
+    velocity_without_contact_at(e, r, b, s, h, (&b.pose, u));
 }
 
 /// [`take_velocity_without_contact`] with the body's pose and velocity `now` (its own
 /// `pose`, `linear_velocity` and `angular_velocity`) given by the caller.
 #[inline(always)]
 fn velocity_without_contact_at(
-    sb: &mut SolverBodies,
-    i: usize,
+    e: &mut Entry<'_>,
+    r: &Read<'_>,
     b: &Body,
     s: &Settings,
     h: f32,
     (pose, u): (&Pose, Velocity),
 ) {
-    sb.com[i] = com_at(pose, b.local_com);
+    *e.com = com_at(pose, b.local_com);
     if b.kind == BodyKind::Dynamic {
         let (lin0, ang0) = (u.lin, u.ang);
         // (Field by field, here and below, and the common case without a call: a
         // `Velocity` made whole went through the stack in stores of other widths than
         // the loads that read it back, a store-forwarding stall on every body.)
-        let v0 = &mut sb.v0[i];
+        let v0 = &mut *e.v0;
         v0.lin = lin0;
         v0.ang = ang0;
         // A body under gravity and force alone (the standard scenes' every body) skips
         // the inertia product with a zero torque, and reads no more of the body.
-        match sb.accel[i] {
+        match r.accel(e.k) {
             Some(Plain { accel, gyro: None }) => {
                 let (lin, ang) = (lin0 + h * accel, ang0 + Vec3::ZERO);
-                next_velocity_without_contact(sb, i, lin, ang);
+                next_velocity_without_contact(e, r, lin, ang);
             }
-            _ => other_velocity_without_contact(sb, i, b, s, h, (pose.rotation, u)),
+            _ => other_velocity_without_contact(e, r, b, s, h, (pose.rotation, u)),
         }
     }
 }
@@ -2083,14 +2129,14 @@ fn velocity_without_contact_at(
 /// the standard scenes' bodies take neither).
 #[inline(never)]
 fn other_velocity_without_contact(
-    sb: &mut SolverBodies,
-    i: usize,
+    e: &mut Entry<'_>,
+    r: &Read<'_>,
     b: &Body,
     s: &Settings,
     h: f32,
     (rotation, u0): (Quat, Velocity),
 ) {
-    let next = match sb.accel[i] {
+    let next = match r.accel(e.k) {
         Some(Plain { accel, gyro }) => {
             let mut v = gravity_only(u0, accel, h);
             if let Some(d) = gyro {
@@ -2098,21 +2144,21 @@ fn other_velocity_without_contact(
             }
             v
         }
-        None => velocity_without_contact(u0, &force_input(b, s, sb.inv_inertia[i]), h),
+        None => velocity_without_contact(u0, &force_input(b, s, r.inv_inertia(e.k)), h),
     };
-    next_velocity_without_contact(sb, i, next.lin, next.ang);
+    next_velocity_without_contact(e, r, next.lin, next.ang);
 }
 
-/// Solver body `i`'s new velocity without contact (`ang` in the world), the change
+/// Solver body `e`'s new velocity without contact (`ang` in the world), the change
 /// since the one it had into its `dV`.
 #[inline(always)]
-fn next_velocity_without_contact(sb: &mut SolverBodies, i: usize, lin: Vec3, ang: Vec3) {
-    let ang = sb.to_frame(i, ang);
-    let now = &mut sb.vnc_now[i];
+fn next_velocity_without_contact(e: &mut Entry<'_>, r: &Read<'_>, lin: Vec3, ang: Vec3) {
+    let ang = r.in_frame(e.k, ang);
+    let now = &mut *e.vnc_now;
     let (d_lin, d_ang) = (lin - now.lin, ang - now.ang);
     now.lin = lin;
     now.ang = ang;
-    let dv = &mut sb.dv[i];
+    let dv = &mut *e.dv;
     dv.lin += d_lin;
     dv.ang += d_ang;
 }
