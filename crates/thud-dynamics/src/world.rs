@@ -73,6 +73,8 @@ pub struct World {
     exact_starts: crate::exact::Starts,
     /// The last step held an island the exact mode takes: this one solves once.
     exact_last_step: bool,
+    /// The solve just run swept on the pool's threads (its crew's helper answered).
+    solved_on_threads: bool,
     /// This step sweeps the exact mode's islands once over the whole step (`whole_h`)
     /// while the others take their solve substeps: [`World::take_whole_step`].
     apart: bool,
@@ -182,6 +184,7 @@ impl World {
             exact_budget: 0,
             exact_starts: crate::exact::Starts::default(),
             exact_last_step: false,
+            solved_on_threads: false,
             apart: false,
             whole_h: 0.0,
             whole_body: Vec::new(),
@@ -755,7 +758,9 @@ impl World {
             let refreshed = self.wide.take_refresh_time();
             self.stats
                 .move_time(Stage::Solve, Stage::BuildJacobians, refreshed);
-            self.stats.threaded_solves += self.wide.take_threaded();
+            let threaded = self.wide.take_threaded();
+            self.stats.threaded_solves += threaded;
+            self.solved_on_threads = threaded > 0;
             self.stats.regions = self.wide.cut();
             self.timed(Stage::Integrate, |w| w.integrate(hs, k + 1 == n));
         }
@@ -1794,8 +1799,8 @@ impl World {
     /// Move the solver's bodies by `h` ([`integrate_body`]); a solve substep before the
     /// `last` also gives each body its state for the next one ([`next_substep_body`]);
     /// the `last` solve substep of a step lands kinematic bodies on their targets, clears
-    /// forces and writes the impulses back. On a step with a crew, from
-    /// [`PAR_INTEGRATE`] bodies, two threads move half the bodies each.
+    /// forces and writes the impulses back. After a solve whose sweeps ran on a crew,
+    /// from [`PAR_INTEGRATE`] bodies, two threads move half the bodies each.
     fn integrate(&mut self, h: f32, last: bool) {
         let (apart, whole_h, s) = (self.apart, self.whole_h, &self.settings);
         let limits = (
@@ -1819,7 +1824,12 @@ impl World {
         // On a step with a crew, two threads take half the bodies each where the bodies
         // split by slot there too (`SolverBodies::slot_cut`); every body's move is its
         // own, so the bits are the same.
-        let split = self.solver.len() >= PAR_INTEGRATE && crate::parallel::Crew::serving();
+        // (Only after a solve that swept on the threads: a step whose sweeps stay on one
+        // thread, or went back to one after a stall, `parallel::STALL`, moves its bodies
+        // there too.)
+        let split = self.solved_on_threads
+            && self.solver.len() >= PAR_INTEGRATE
+            && crate::parallel::Crew::serving();
         let cut = if split { self.solver.slot_cut() } else { None };
         match cut {
             Some(mid) => {
