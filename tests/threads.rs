@@ -69,7 +69,8 @@ fn pile_1000_is_bitwise_identical_on_1_2_and_4_threads() {
 /// region each, meeting at the seam) with the rows refreshed in each unit's first sweep
 /// on the thread that sweeps it; with every step building its rows
 /// (`reuse_rows_within` 0), the rows and their warm impulses are built on both threads
-/// too. One, two and four threads end in the same bits, with solves on two threads.
+/// too; after such a solve its 820 bodies are integrated half on each thread. One, two
+/// and four threads end in the same bits, with solves on two threads.
 #[test]
 fn pyramid_40_in_two_regions_is_bitwise_identical_on_1_2_and_4_threads() {
     let built = Settings {
