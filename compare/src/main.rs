@@ -12,6 +12,7 @@
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes tower_20,pyramid_20 --matched
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_40 --repeat 5
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pile_1000 --per-second
+//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_100,pile_1000 --scaling 2
 //! ```
 //!
 //! Within a run the two engines take turns every 20 steps (`--block`): the project's
@@ -23,12 +24,17 @@
 //! step times are those of its fastest run (the lowest median, with that run's p90).
 //! The quality and memory figures are the first run's (a run is deterministic, so every
 //! run gives the same ones).
+//!
+//! `--scaling N` runs thud alone instead: one world on one thread beside one on `N`,
+//! in turns, and prints the speed-up and whether both end in the same bits
+//! ([`scaling`]).
 
 mod engine;
 mod error;
 mod heap;
 mod measure;
 mod rapier_side;
+mod scaling;
 mod table;
 mod thud_side;
 
@@ -85,6 +91,11 @@ struct Args {
     /// fastest run's, with `--repeat`).
     #[arg(long)]
     per_second: bool,
+    /// Instead of the comparison: thud on one thread beside thud on this many threads,
+    /// in turns every `--block` steps (`--repeat`: the fastest of the runs, by each
+    /// world's median), with the speed-up and whether both end in the same state.
+    #[arg(long, value_name = "THREADS")]
+    scaling: Option<usize>,
 }
 
 /// `first`'s figures with the step times of the fastest of `runs` (lowest median).
@@ -247,6 +258,9 @@ fn run(args: &Args) -> Result<(), CompareError> {
         .num_threads(args.threads)
         .build_global();
     let chosen = scenes(&args.scenes)?;
+    if let Some(threads) = args.scaling {
+        return scaling_run(args, &chosen, threads);
+    }
     let defaults = thud_dynamics::Settings::default();
     let (thud_iterations, thud_substeps) = (defaults.iterations, defaults.solve_substeps);
     let friction_stride = defaults.friction_stride;
@@ -327,6 +341,41 @@ fn run(args: &Args) -> Result<(), CompareError> {
             source,
         })?;
     }
+    Ok(())
+}
+
+/// `--scaling`: each scene's one-thread and `threads`-thread runs, `--repeat` times
+/// (each world's fastest run by median), as one table.
+fn scaling_run(args: &Args, chosen: &[Scene], threads: usize) -> Result<(), CompareError> {
+    let mut rows = Vec::with_capacity(chosen.len());
+    for scene in chosen {
+        let steps = steps_of(scene, args.seconds)?;
+        let mut best: Option<scaling::Scaling> = None;
+        for _ in 0..args.repeat {
+            let r = scaling::measure(scene, steps, threads, args.block)?;
+            best = Some(match best {
+                None => r,
+                Some(b) => scaling::Scaling {
+                    one: if r.one[0] < b.one[0] { r.one } else { b.one },
+                    many: if r.many[0] < b.many[0] {
+                        r.many
+                    } else {
+                        b.many
+                    },
+                    same_state: b.same_state && r.same_state,
+                    ..b
+                },
+            });
+        }
+        rows.extend(best);
+    }
+    let heading = format!(
+        "thud (Settings::without_sleeping(), sleeping off) on a pool of 1 thread and on one \
+         of {threads}, the two worlds in turns every {} steps; step times: each world's \
+         fastest of {} runs (by median)",
+        args.block, args.repeat
+    );
+    println!("{}", scaling::markdown(&rows, &heading));
     Ok(())
 }
 
