@@ -328,7 +328,7 @@ impl Crew {
 /// is left; the helper may take none (then this thread runs both). For work split into
 /// two halves that touch nothing in common (`World::integrate`'s bodies).
 pub(crate) fn both<T: Send>(a: T, b: T, f: impl Fn(T) + Sync) {
-    let Some(crew) = Crew::current().filter(|_| Crew::serving()) else {
+    let Some(crew) = Crew::current().filter(|c| c.helper.load(Ordering::Acquire)) else {
         f(a);
         f(b);
         return;

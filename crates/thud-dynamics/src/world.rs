@@ -1921,7 +1921,6 @@ enum Rows {
     Build,
 }
 
-/// What the integrator needs of a dynamic body for its velocity without contact.
 /// How many steps of travel a moving collider's new broadphase box reaches ahead
 /// (`BroadPhase::update_moving`).
 const AHEAD_STEPS: f32 = 4.0;
@@ -2197,6 +2196,7 @@ fn plain_accel(b: &Body, s: &Settings) -> Option<Plain> {
     })
 }
 
+/// What the integrator needs of a dynamic body for its velocity without contact.
 fn force_input(b: &Body, s: &Settings, inv_i: Mat3) -> ForceInput {
     ForceInput {
         gravity: s.gravity * b.gravity_scale,
