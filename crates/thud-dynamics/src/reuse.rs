@@ -59,6 +59,7 @@
 use glam::{Mat3, Quat, Vec3, Vec3A, Vec4};
 
 use crate::contact::ContactStore;
+use crate::jacobian::ManifoldInput;
 use crate::settings::Settings;
 
 /// Most steps the rows are kept before they are all built again.
@@ -147,33 +148,58 @@ impl RowReuse {
     /// their rows were built (`out`, by manifold): the normal, or a point's lever arm
     /// on either body (`com`: the bodies' centres of mass now, by solver index) — what
     /// the rows are made of, so a stack that moves as one keeps them. The store has the
-    /// build's manifolds and points ([`same_manifolds`](Self::same_manifolds)).
-    pub(crate) fn moved(&self, store: &ContactStore, com: &[Vec3], eps: f32, out: &mut Vec<bool>) {
+    /// build's manifolds and points ([`same_manifolds`](Self::same_manifolds)). With
+    /// `halves`, on the step's two threads (`parallel::both`), each half of the
+    /// manifolds on one.
+    pub(crate) fn moved(
+        &self,
+        store: &ContactStore,
+        com: &[Vec3],
+        eps: f32,
+        (out, halves): (&mut Vec<bool>, bool),
+    ) {
         // Branch-free over a manifold's points, in SIMD registers: the largest change
         // of any coordinate (`maxps` of the absolute differences) against `eps`. An
         // early exit per point cost 3 % of a `pyramid_40` step, `f32::max` (which
         // minds NaN) 2 %.
-        out.clear();
-        out.extend(
+        let moved = |((mi, &(first, n)), &n0): ((&ManifoldInput, &(u32, u32)), &Vec3)| {
+            let r = first as usize..(first + n) as usize;
+            let ca = Vec3A::from(com[mi.a as usize]);
+            let cb = Vec3A::from(com[mi.b as usize]);
+            let mut worst = (Vec3A::from(mi.normal) - Vec3A::from(n0)).abs();
+            for (p, [a0, b0]) in store.inputs[r.clone()].iter().zip(&self.arms[r]) {
+                let p = Vec3A::from(p.point);
+                worst = worst
+                    .max(((p - ca) - *a0).abs())
+                    .max(((p - cb) - *b0).abs());
+            }
+            // (NaN cannot reach here: the bodies and points are finite.)
+            worst.cmpgt(Vec3A::splat(eps)).any()
+        };
+        let manifolds = || {
             store
                 .manifold_inputs
                 .iter()
                 .zip(&store.manifold_points)
                 .zip(&self.normals)
-                .map(|((m, &(first, n)), &n0)| {
-                    let r = first as usize..(first + n) as usize;
-                    let ca = Vec3A::from(com[m.a as usize]);
-                    let cb = Vec3A::from(com[m.b as usize]);
-                    let mut worst = (Vec3A::from(m.normal) - Vec3A::from(n0)).abs();
-                    for (p, [a0, b0]) in store.inputs[r.clone()].iter().zip(&self.arms[r]) {
-                        let p = Vec3A::from(p.point);
-                        worst = worst
-                            .max(((p - ca) - *a0).abs())
-                            .max(((p - cb) - *b0).abs());
-                    }
-                    // (NaN cannot reach here: the bodies and points are finite.)
-                    worst.cmpgt(Vec3A::splat(eps)).any()
-                }),
+        };
+        out.clear();
+        if !halves {
+            out.extend(manifolds().map(moved));
+            return;
+        }
+        // Each manifold's answer is its own: two threads take half each.
+        out.resize(store.manifold_inputs.len(), false);
+        let mid = out.len() / 2;
+        let (low, high) = out.split_at_mut(mid);
+        crate::parallel::both(
+            (low, 0),
+            (high, mid),
+            |(part, from): (&mut [bool], usize)| {
+                for (o, m) in part.iter_mut().zip(manifolds().skip(from)) {
+                    *o = moved(m);
+                }
+            },
         );
     }
 
@@ -315,11 +341,15 @@ mod tests {
         (r, s)
     }
 
+    /// Whether the store's one manifold moved, asked whole and in two halves (the
+    /// same answer either way).
     fn moved(r: &RowReuse, store: &ContactStore, com: &[Vec3]) -> bool {
-        let mut out = Vec::new();
-        r.moved(store, com, 1e-4, &mut out);
-        assert_eq!(out.len(), 1);
-        out[0]
+        let (mut whole, mut halves) = (Vec::new(), Vec::new());
+        r.moved(store, com, 1e-4, (&mut whole, false));
+        r.moved(store, com, 1e-4, (&mut halves, true));
+        assert_eq!(whole.len(), 1);
+        assert_eq!(whole, halves, "whole and in halves alike");
+        whole[0]
     }
 
     #[test]

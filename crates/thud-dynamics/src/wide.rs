@@ -2370,18 +2370,42 @@ impl WideContacts {
     /// A new step on the rows as built (`reuse.rs`): each point's separation from the
     /// store's inputs into its lane, the step's impulse sums and split λ at zero. The
     /// caller then remakes the normal rows' `b̃` with [`refresh`](Self::refresh) over no
-    /// motion. The lanes keep their λ: the last solve's, the warm start.
-    pub fn resync(&mut self, store: &ContactStore) {
-        for (side, lanes) in self.side.iter_mut().zip(&self.lanes) {
-            for (l, &i) in lanes.iter().enumerate() {
-                if let Some(p) = store.inputs.get(i as usize) {
-                    side.sep[l] = p.separation;
+    /// motion. The lanes keep their λ: the last solve's, the warm start. With `halves`,
+    /// on the step's two threads.
+    pub fn resync(&mut self, store: &ContactStore, halves: bool) {
+        // Each wide point's entries are its own: with `halves`, two threads take half
+        // the wide points each (`parallel::both`).
+        type Part<'a> = (
+            &'a mut [WideSide],
+            &'a [[u32; 4]],
+            &'a mut [Vec4],
+            &'a mut [[Vec4; 3]],
+        );
+        let run = |(side, lanes, split, impulse): Part<'_>| {
+            for (side, lanes) in side.iter_mut().zip(lanes) {
+                for (l, &i) in lanes.iter().enumerate() {
+                    if let Some(p) = store.inputs.get(i as usize) {
+                        side.sep[l] = p.separation;
+                    }
                 }
             }
+            split.fill(Vec4::ZERO);
+            impulse.fill([Vec4::ZERO; 3]);
+        };
+        let n = self.side.len();
+        let (side, lanes) = (&mut self.side[..], &self.lanes[..n]);
+        let (split, impulse) = (&mut self.split_lambda[..n], &mut self.impulse[..n]);
+        if halves {
+            let mid = n / 2;
+            let (s0, s1) = side.split_at_mut(mid);
+            let (l0, l1) = lanes.split_at(mid);
+            let (p0, p1) = split.split_at_mut(mid);
+            let (i0, i1) = impulse.split_at_mut(mid);
+            parallel::both((s0, l0, p0, i0), (s1, l1, p1, i1), run);
+        } else {
+            run((side, lanes, split, impulse));
         }
-        self.split_lambda.fill(Vec4::ZERO);
         self.split_written = false;
-        self.impulse.fill([Vec4::ZERO; 3]);
     }
 
     /// Copy the lanes' λ back into the contact store (overflow points keep their own).

@@ -1255,8 +1255,12 @@ impl World {
         // bodies keep moving does not pay for the look every step).
         let eps = s.reuse_rows_within;
         let mut moved = std::mem::take(&mut self.moved_manifolds);
+        // (On two threads where the last solve swept on them: see `integrate`.)
+        let halves = self.solved_on_threads
+            && self.contacts.manifold_inputs.len() >= PAR_MANIFOLDS
+            && crate::parallel::Crew::serving();
         self.row_reuse
-            .moved(&self.contacts, &self.solver.com, eps, &mut moved);
+            .moved(&self.contacts, &self.solver.com, eps, (&mut moved, halves));
         if !self.turned.is_empty() {
             // Every manifold on a body that takes a new frame is built again.
             let mut on = std::mem::take(&mut self.turned_body);
@@ -1339,7 +1343,7 @@ impl World {
             }
         }
         (self.stale_units, self.moved_manifolds) = (stale, moved);
-        self.wide.resync(&self.contacts);
+        self.wide.resync(&self.contacts, halves);
         // The normal rows' `b̃` from those separations, unit by unit in the first sweep.
         self.fresh = Some(Fresh {
             h,
@@ -1930,6 +1934,10 @@ const PAR_BODIES: usize = 8192;
 
 /// Solver bodies from which a step with a crew integrates them on two threads.
 const PAR_INTEGRATE: usize = 512;
+
+/// Manifolds from which a step with a crew checks which moved
+/// (`RowReuse::moved`) on two threads.
+const PAR_MANIFOLDS: usize = 1024;
 
 /// Collider `k`'s world pose on body `b` and its box grown by the contact margin.
 fn collider_box(colliders: &ColliderSet, k: u32, b: &Body, margin: f32) -> (Pose, Aabb) {
