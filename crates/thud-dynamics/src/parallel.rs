@@ -1344,6 +1344,27 @@ pub(crate) mod tests {
                 };
                 crew.run(&both);
                 assert_eq!(runs.into_inner(), 2, "the helper ran the job too");
+                // `both`: each half once, the helper taking one where it is quick (here
+                // the first half waits for the second to start, so two threads ran
+                // them).
+                let threads = std::sync::Mutex::new(Vec::new());
+                let started = std::sync::atomic::AtomicUsize::new(0);
+                super::both(0usize, 1usize, |k| {
+                    started.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let t = Instant::now();
+                    while k == 0
+                        && started.load(std::sync::atomic::Ordering::Relaxed) < 2
+                        && t.elapsed() < Duration::from_secs(30)
+                    {
+                        std::thread::yield_now();
+                    }
+                    let me = std::thread::current().id();
+                    threads.lock().expect("halves").push((k, me));
+                });
+                let mut ran = threads.into_inner().expect("halves");
+                ran.sort_by_key(|r| r.0);
+                assert_eq!(ran.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1]);
+                assert_ne!(ran[0].1, ran[1].1, "the two halves ran on two threads");
                 // Idle for longer than `ABANDON`, the helper leaves; a job then runs
                 // on the poster alone, and nothing waits for the helper.
                 std::thread::sleep(3 * super::ABANDON);
@@ -1352,6 +1373,16 @@ pub(crate) mod tests {
                     runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 });
                 assert_eq!(runs.into_inner(), 1, "the helper had left");
+                // `both` then runs both halves on this thread.
+                let ran = std::sync::Mutex::new(Vec::new());
+                super::both(0usize, 1usize, |k| {
+                    ran.lock()
+                        .expect("halves")
+                        .push((k, std::thread::current().id()));
+                });
+                let ran = ran.into_inner().expect("halves");
+                let me = std::thread::current().id();
+                assert_eq!(ran, [(0, me), (1, me)], "both halves, in order, here");
             });
             assert!(Crew::pool_ready());
         });
