@@ -259,6 +259,11 @@ fn run(args: &Args) -> Result<(), CompareError> {
         .build_global();
     let chosen = scenes(&args.scenes)?;
     if let Some(threads) = args.scaling {
+        if args.matched || args.json.is_some() || args.per_second {
+            return Err(CompareError::Usage(
+                "--scaling runs thud alone: --matched, --json and --per-second do not apply".into(),
+            ));
+        }
         return scaling_run(args, &chosen, threads);
     }
     let defaults = thud_dynamics::Settings::default();
