@@ -326,7 +326,8 @@ impl Crew {
 /// `f(a)` and `f(b)`, on this thread and the step's crew's helper at once where it
 /// serves ([`Crew::serving`]), else one after the other. Each takes whichever of the two
 /// is left; the helper may take none (then this thread runs both). For work split into
-/// two halves that touch nothing in common (`World::integrate`'s bodies).
+/// two halves that touch nothing in common (`World::integrate`'s bodies, the manifolds
+/// of `RowReuse::moved`, the wide points of `WideContacts::resync`).
 pub(crate) fn both<T: Send>(a: T, b: T, f: impl Fn(T) + Sync) {
     let Some(crew) = Crew::current().filter(|c| c.helper.load(Ordering::Acquire)) else {
         f(a);

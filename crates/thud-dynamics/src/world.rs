@@ -1255,10 +1255,7 @@ impl World {
         // bodies keep moving does not pay for the look every step).
         let eps = s.reuse_rows_within;
         let mut moved = std::mem::take(&mut self.moved_manifolds);
-        // (On two threads where the last solve swept on them: see `integrate`.)
-        let halves = self.solved_on_threads
-            && self.contacts.manifold_inputs.len() >= PAR_MANIFOLDS
-            && crate::parallel::Crew::serving();
+        let halves = self.halves_on_crew(self.contacts.manifold_inputs.len(), PAR_MANIFOLDS);
         self.row_reuse
             .moved(&self.contacts, &self.solver.com, eps, (&mut moved, halves));
         if !self.turned.is_empty() {
@@ -1428,6 +1425,14 @@ impl World {
     fn pool_points(&self) -> bool {
         crate::contact::pool_points(self.sweeps.0.max(self.sweeps.1))
             || (rayon::current_num_threads() > 1 && self.wide.cut() && self.wide.schedules())
+    }
+
+    /// Whether a pass over `n` elements, each one's result its own, runs in two halves
+    /// on the step's crew (`parallel::both`): from `min` elements, after a solve whose
+    /// sweeps ran on the threads (a step whose sweeps stay on one thread, or went back to
+    /// one after a stall, `parallel::STALL`, keeps its other passes there too).
+    fn halves_on_crew(&self, n: usize, min: usize) -> bool {
+        self.solved_on_threads && n >= min && crate::parallel::Crew::serving()
     }
 
     /// Whether this step hands work to the pool now: it uses the pool, and its crew's
@@ -1828,12 +1833,7 @@ impl World {
         // On a step with a crew, two threads take half the bodies each where the bodies
         // split by slot there too (`SolverBodies::slot_cut`); every body's move is its
         // own, so the bits are the same.
-        // (Only after a solve that swept on the threads: a step whose sweeps stay on one
-        // thread, or went back to one after a stall, `parallel::STALL`, moves its bodies
-        // there too.)
-        let split = self.solved_on_threads
-            && self.solver.len() >= PAR_INTEGRATE
-            && crate::parallel::Crew::serving();
+        let split = self.halves_on_crew(self.solver.len(), PAR_INTEGRATE);
         let cut = if split { self.solver.slot_cut() } else { None };
         match cut {
             Some(mid) => {
