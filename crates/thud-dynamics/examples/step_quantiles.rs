@@ -3,8 +3,16 @@
 //! many steps moves far less with the host's load than a median or a mean does.
 //!
 //! `cargo run --release -p thud-dynamics --example step_quantiles -- pyramid_40`
-//! (one thread unless `THUD_THREADS` says otherwise; `THUD_STEPS` steps after 60 settling ones, default 600). Prints, per
-//! scene, the 10th percentile and the median of the step and of every stage, in ms.
+//! (one thread unless `THUD_THREADS` says otherwise; `THUD_STEPS` steps after
+//! `THUD_SKIP` settling ones, default 600 after 60). Prints, per scene, the 10th
+//! percentile and the median of the step and of every stage, in ms.
+//!
+//! `THUD_WINDOW=n` also prints each world's run in windows of `n` steps, from the scene's
+//! start: the window's end in seconds, its median step, the means of the narrowphase,
+//! BuildJacobians and Solve stages, how many of its steps kept their rows, the
+//! manifolds at its end and the collider pairs listed and computed afresh a step
+//! (`StepStats::pairs`, `pairs_computed`) — where a scene spends its time as it falls,
+//! settles and rests (`THUD_SKIP=0` to see its first second too).
 //!
 //! `THUD_FRICTION_STRIDE` sets `Settings::friction_stride`, `THUD_REUSE`
 //! `Settings::reuse_rows_within`; a list (`1,2`) compares settings in one process: one
@@ -47,6 +55,9 @@ struct Times {
     rebuilt: usize,
     /// Solves whose sweeps ran on the pool's threads.
     threaded: u32,
+    /// Per step: whether it kept its rows, its manifolds, the pairs listed and those
+    /// computed afresh (`THUD_WINDOW`).
+    steps: Vec<(bool, usize, usize, usize)>,
 }
 
 /// A comma-separated list of values from the environment (one `None` if unset).
@@ -63,6 +74,8 @@ fn main() {
         .build()
         .expect("pool");
     let steps: usize = env("THUD_STEPS").unwrap_or(600).max(1);
+    let skip: usize = env("THUD_SKIP").unwrap_or(60);
+    let window: Option<usize> = env::<usize>("THUD_WINDOW").filter(|&n| n > 0);
     let block: usize = env("THUD_BLOCK").unwrap_or(20).max(1);
     let strides: Vec<Option<u32>> = list("THUD_FRICTION_STRIDE");
     let reuses: Vec<Option<f32>> = list("THUD_REUSE");
@@ -113,11 +126,12 @@ fn main() {
                 kept: 0,
                 rebuilt: 0,
                 threaded: 0,
+                steps: Vec::new(),
             })
             .collect();
         pool.install(|| {
             for world in &mut worlds {
-                for _ in 0..60 {
+                for _ in 0..skip {
                     world.step().expect("step");
                 }
             }
@@ -132,14 +146,23 @@ fn main() {
                         for (s, &g) in t.stages.iter_mut().zip(&Stage::ALL) {
                             s.push(world.stats().stage(g).as_secs_f64() * 1e3);
                         }
-                        t.kept += usize::from(world.stats().rows_kept);
-                        t.rebuilt += world.stats().rows_rebuilt;
-                        t.threaded += world.stats().threaded_solves;
+                        let st = world.stats();
+                        t.kept += usize::from(st.rows_kept);
+                        t.rebuilt += st.rows_rebuilt;
+                        t.threaded += st.threaded_solves;
+                        t.steps
+                            .push((st.rows_kept, st.manifolds, st.pairs, st.pairs_computed));
                     }
                 }
                 done += n;
             }
         });
+        if let Some(n) = window {
+            let dt = f64::from(Settings::without_sleeping().dt);
+            for (t, k) in times.iter().zip(0..) {
+                print_windows(&name, k, t, n, (skip, dt));
+            }
+        }
         let q = |v: &mut Vec<f64>| format!("{:.4} / {:.4}", quantile(v, 0.1), quantile(v, 0.5));
         let mut first: Option<(f64, f64)> = None;
         for (t, (stride, reuse)) in times.iter_mut().zip(&variants) {
@@ -178,5 +201,42 @@ fn main() {
                 ),
             }
         }
+    }
+}
+
+/// World `k`'s run in windows of `n` steps (`THUD_WINDOW`; its first measured step is
+/// step `skip` of the scene, each `dt` seconds long). Reads the times in step order, so
+/// it runs before the quantiles sort them.
+fn print_windows(name: &str, k: usize, t: &Times, n: usize, (skip, dt): (usize, f64)) {
+    let stage = |g: Stage| Stage::ALL.iter().position(|&s| s == g).expect("stage");
+    let (np, build, solve) = (
+        stage(Stage::NarrowPhase),
+        stage(Stage::BuildJacobians),
+        stage(Stage::Solve),
+    );
+    println!(
+        "{name}, world {k}, windows of {n} steps: end s | step median ms | NarrowPhase, \
+         BuildJacobians, Solve mean ms | rows kept | manifolds | pairs listed / computed afresh a step"
+    );
+    for start in (0..t.total.len()).step_by(n) {
+        let end = (start + n).min(t.total.len());
+        let mut step = t.total[start..end].to_vec();
+        let mean = |s: usize| t.stages[s][start..end].iter().sum::<f64>() / (end - start) as f64;
+        let steps = &t.steps[start..end];
+        let per = |f: fn(&(bool, usize, usize, usize)) -> usize| {
+            steps.iter().map(f).sum::<usize>() / steps.len()
+        };
+        println!(
+            "  {:6.2} | {:.3} | {:.3} {:.3} {:.3} | {:3} | {:5} | {:5} / {:5}",
+            (skip + end) as f64 * dt,
+            quantile(&mut step, 0.5),
+            mean(np),
+            mean(build),
+            mean(solve),
+            steps.iter().filter(|s| s.0).count(),
+            steps.last().map_or(0, |s| s.1),
+            per(|s| s.2),
+            per(|s| s.3),
+        );
     }
 }

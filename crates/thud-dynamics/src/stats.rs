@@ -76,6 +76,12 @@ pub struct StepStats {
     pub contacts: usize,
     /// Contact manifolds in the solver.
     pub manifolds: usize,
+    /// Collider pairs the broadphase listed (their fat boxes overlap), summed over
+    /// substeps.
+    pub pairs: usize,
+    /// Of those, the pairs the narrowphase computed afresh; the others kept their
+    /// manifolds, moved with their bodies, or stayed apart (`NarrowPhase` reuse).
+    pub pairs_computed: usize,
     /// Constraint rows in the solver (3 per contact point).
     pub rows: usize,
     /// PGS sweeps done (summed over substeps).
@@ -120,6 +126,8 @@ impl Default for StepStats {
             awake_bodies: 0,
             contacts: 0,
             manifolds: 0,
+            pairs: 0,
+            pairs_computed: 0,
             rows: 0,
             iterations: 0,
             row_updates: 0,

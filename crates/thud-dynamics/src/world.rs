@@ -868,6 +868,8 @@ impl World {
             &self.colliders.poses,
             self.settings.contact_margin,
         );
+        self.stats.pairs += self.pairs.len();
+        self.stats.pairs_computed += self.narrow.recomputed_pairs();
     }
 
     fn find_islands(&mut self) {

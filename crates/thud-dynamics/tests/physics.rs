@@ -575,6 +575,51 @@ fn overflow_manifolds_hold_a_loaded_plank_through_solve_substeps() {
     }
 }
 
+/// The step's counts of collider pairs: every pair the broadphase lists, and of those
+/// the ones the narrowphase computed afresh — all of them on the first step, none while
+/// the boxes rest (each keeps its manifold), and the moving one's while it falls.
+#[test]
+fn stats_count_the_pairs_listed_and_computed_afresh() {
+    let mut w = World::new(Settings {
+        sleeping: false,
+        ..settings()
+    });
+    ground(&mut w, 0.6);
+    w.add_body(unit_box(Vec3::new(-3.0, 0.5, 0.0))).unwrap();
+    w.add_body(unit_box(Vec3::new(3.0, 0.5, 0.0))).unwrap();
+    w.step().unwrap();
+    assert_eq!((w.stats().pairs, w.stats().pairs_computed), (2, 2));
+    for _ in 0..60 {
+        w.step().unwrap();
+    }
+    assert_eq!((w.stats().pairs, w.stats().pairs_computed), (2, 0));
+    // A box dropped from 3 m midway: far from the ground its fat box meets nothing;
+    // its pair with the ground is listed as it comes down, computed afresh then and
+    // while it lands and settles.
+    w.add_body(unit_box(Vec3::new(0.0, 3.0, 0.0))).unwrap();
+    let mut fall = Vec::new();
+    for _ in 0..60 {
+        w.step().unwrap();
+        assert!(w.stats().pairs_computed <= w.stats().pairs);
+        fall.push((w.stats().pairs, w.stats().pairs_computed));
+    }
+    assert!(fall[..20].iter().all(|&p| p == (2, 0)), "{fall:?}");
+    let listed = fall
+        .iter()
+        .position(|p| p.0 == 3)
+        .expect("the pair is listed");
+    assert_eq!(
+        fall[listed].1, 1,
+        "a new pair is computed at once: {fall:?}"
+    );
+    let landing: usize = fall[listed..].iter().map(|p| p.1).sum();
+    assert!(landing >= 5, "computed afresh while it lands: {fall:?}");
+    for _ in 0..120 {
+        w.step().unwrap();
+    }
+    assert_eq!((w.stats().pairs, w.stats().pairs_computed), (3, 0));
+}
+
 /// A step whose manifolds and bodies are as the last step's takes its islands as they
 /// are; every change of those must find them again.
 #[test]
