@@ -55,9 +55,17 @@ struct Times {
     rebuilt: usize,
     /// Solves whose sweeps ran on the pool's threads.
     threaded: u32,
-    /// Per step: whether it kept its rows, its manifolds, the pairs listed and those
-    /// computed afresh (`THUD_WINDOW`).
-    steps: Vec<(bool, usize, usize, usize)>,
+    /// Each step's counts (`THUD_WINDOW`).
+    steps: Vec<Counts>,
+}
+
+/// What one step did besides its times.
+struct Counts {
+    kept: bool,
+    manifolds: usize,
+    /// Collider pairs listed, and those computed afresh.
+    pairs: usize,
+    computed: usize,
 }
 
 /// A comma-separated list of values from the environment (one `None` if unset).
@@ -150,8 +158,12 @@ fn main() {
                         t.kept += usize::from(st.rows_kept);
                         t.rebuilt += st.rows_rebuilt;
                         t.threaded += st.threaded_solves;
-                        t.steps
-                            .push((st.rows_kept, st.manifolds, st.pairs, st.pairs_computed));
+                        t.steps.push(Counts {
+                            kept: st.rows_kept,
+                            manifolds: st.manifolds,
+                            pairs: st.pairs,
+                            computed: st.pairs_computed,
+                        });
                     }
                 }
                 done += n;
@@ -208,12 +220,6 @@ fn main() {
 /// step `skip` of the scene, each `dt` seconds long). Reads the times in step order, so
 /// it runs before the quantiles sort them.
 fn print_windows(name: &str, k: usize, t: &Times, n: usize, (skip, dt): (usize, f64)) {
-    let stage = |g: Stage| Stage::ALL.iter().position(|&s| s == g).expect("stage");
-    let (np, build, solve) = (
-        stage(Stage::NarrowPhase),
-        stage(Stage::BuildJacobians),
-        stage(Stage::Solve),
-    );
     println!(
         "{name}, world {k}, windows of {n} steps: end s | step median ms | NarrowPhase, \
          BuildJacobians, Solve mean ms | rows kept | manifolds | pairs listed / computed afresh a step"
@@ -221,22 +227,22 @@ fn print_windows(name: &str, k: usize, t: &Times, n: usize, (skip, dt): (usize, 
     for start in (0..t.total.len()).step_by(n) {
         let end = (start + n).min(t.total.len());
         let mut step = t.total[start..end].to_vec();
-        let mean = |s: usize| t.stages[s][start..end].iter().sum::<f64>() / (end - start) as f64;
+        // (`stages` is in `Stage::ALL`'s order, a stage's index its discriminant.)
+        let mean =
+            |g: Stage| t.stages[g as usize][start..end].iter().sum::<f64>() / (end - start) as f64;
         let steps = &t.steps[start..end];
-        let per = |f: fn(&(bool, usize, usize, usize)) -> usize| {
-            steps.iter().map(f).sum::<usize>() / steps.len()
-        };
+        let per = |f: fn(&Counts) -> usize| steps.iter().map(f).sum::<usize>() / steps.len();
         println!(
             "  {:6.2} | {:.3} | {:.3} {:.3} {:.3} | {:3} | {:5} | {:5} / {:5}",
             (skip + end) as f64 * dt,
             quantile(&mut step, 0.5),
-            mean(np),
-            mean(build),
-            mean(solve),
-            steps.iter().filter(|s| s.0).count(),
-            steps.last().map_or(0, |s| s.1),
-            per(|s| s.2),
-            per(|s| s.3),
+            mean(Stage::NarrowPhase),
+            mean(Stage::BuildJacobians),
+            mean(Stage::Solve),
+            steps.iter().filter(|s| s.kept).count(),
+            steps.last().map_or(0, |s| s.manifolds),
+            per(|s| s.pairs),
+            per(|s| s.computed),
         );
     }
 }
