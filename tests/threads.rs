@@ -103,6 +103,33 @@ fn pyramid_40_in_two_regions_is_bitwise_identical_on_1_2_and_4_threads() {
     }
 }
 
+/// `pyramid_100` (14 950 manifolds, more than `color::BLOCK_MIN`): its cut sweep takes
+/// the block order — each region's sweeps on a thread of its own as a wavefront, with
+/// no wait on the other, and the seam's sweeps after both — and one and two threads end
+/// in the same bits, with solves on two threads.
+#[test]
+fn pyramid_100_in_the_block_order_is_bitwise_identical_on_1_and_2_threads() {
+    let run = |threads: usize| {
+        on_pool(threads, || {
+            let scene = thud_scene::standard("pyramid_100").expect("standard scene");
+            let (mut world, handles) = scene_world::world(&scene, Settings::without_sleeping());
+            let (mut blocks, mut threaded) = (0, 0);
+            for _ in 0..20 {
+                world.step().expect("step");
+                blocks += usize::from(world.stats().blocks);
+                threaded += world.stats().threaded_solves;
+            }
+            (scene_world::state_hash(&world, &handles), blocks, threaded)
+        })
+    };
+    let (one, blocks, threaded) = run(1);
+    assert!(blocks >= 10, "{blocks} of 20 steps in the block order");
+    assert_eq!(threaded, 0);
+    let (two, _, threaded) = run(2);
+    assert!(threaded >= 20, "{threaded} of 80 solves on two threads");
+    assert_eq!(two, one, "2 threads differ from 1");
+}
+
 /// Worlds stepped side by side on one two-thread pool (a game stepping several scenes
 /// in a `par_iter`): each step of a cut `pyramid_40` broadcasts its crew while the
 /// others' steps run on the same two threads, nested in each other's helpers. Every

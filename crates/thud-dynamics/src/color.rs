@@ -48,6 +48,10 @@
 //! 3.6 uncut. The cut is a function of the manifolds alone (two regions whatever the
 //! pool), so one, two or four threads sweep in the same order, to the bit.
 //!
+//! From [`BLOCK_MIN`] manifolds the cut sweep takes the *block order* instead
+//! (`wide.rs`): each region runs all of a solve's sweeps on its own, and the seam's
+//! sweeps come last ([`BLOCK_SLICE_PARTS`]).
+//!
 //! Within a colour the order does not change the result, so a colour's manifolds can
 //! be solved four at a time (SIMD lanes, `wide.rs`) or split across threads, and the
 //! answer is bitwise the same: the colouring itself is sequential and depends only on
@@ -84,6 +88,22 @@ pub(crate) const REGIONS: usize = 2;
 /// that sweeps each: region 0; region 1's manifolds on a seam body; the seam, swept by
 /// region 0's thread; the rest of region 1.
 pub(crate) const SLICE_PARTS: [u32; 4] = [0, 1, 0, 1];
+
+/// From this many manifolds a cut sweep takes the *block order* (`wide.rs`): each
+/// region's units run all of a solve's sweeps, the two regions at once on two threads,
+/// and the seam's sweeps come after them. The regions share no body, so each region's
+/// sweeps run as the one-thread wavefront does, with no wait on the other thread; the
+/// price is that a correction crosses the seam once a solve instead of once a sweep.
+/// Measured (`docs/performance.md`, *The block order for the largest sweeps*): for
+/// `pyramid_40` (2 380 manifolds), whose drift after 10 s went from 6.3 to 31.8 mm in
+/// the block order, the price is too high; `pyramid_100` (14 950) falls either way, and
+/// its two-thread step is 5–6 % shorter.
+pub(crate) const BLOCK_MIN: usize = 8192;
+
+/// The slices of a cut sweep in the block order (its units in the order region 0,
+/// region 1's manifolds on a seam body, the rest of region 1, the seam) and the part
+/// that sweeps each; the seam's sweeps run after both parts'.
+pub(crate) const BLOCK_SLICE_PARTS: [u32; 4] = [0, 1, 1, 0];
 
 const R0: u8 = 0;
 const R1: u8 = 1;

@@ -50,6 +50,16 @@
 //! cache-line hand-over each; when there are more than one per two units (a pile whose
 //! bodies have mixed) the step keeps the serial sweep.
 //!
+//! **Blocks.** A cut sweep in the block order (`wide.rs`, *The block order*; from
+//! `color::BLOCK_MIN` manifolds) has its seam last: part 0 is region 0 then the seam,
+//! part 1 all of region 1 ([`crate::color::BLOCK_SLICE_PARTS`]). Its velocity sweeps
+//! ([`Schedule::run_blocks`]) run the two regions' units only: the regions share no
+//! body, so no task waits on the other part, and each thread runs its part's tasks in
+//! the one-thread wavefront's order ([`wavefront`]), with the reach of each tile within
+//! its part (`Schedule::plan_blocks`). The caller then runs the seam's sweeps. The rows'
+//! build and the split pass keep the dependency order above: with the seam last, every
+//! body still meets its units in the order of one sweep.
+//!
 //! **A crew for the step.** A step that uses the pool keeps a second pool thread at hand
 //! ([`Crew`]): the sweeps' jobs reach it in well under a microsecond instead of the
 //! 40–70 µs a sleeping pool thread takes to wake (four solves a step). The step hands
@@ -382,6 +392,13 @@ pub(crate) struct Schedule {
     /// Tasks run per part (written by the part's thread only, each on its own cache
     /// line): a wait that sees its part's count stand for [`STALL`] marks a stall.
     progress: Vec<Padded>,
+    /// The block order (`wide::seam_last`; empty without it): each part's units before
+    /// the seam's (a prefix of the part), and the wavefront's `reach` of each tile of
+    /// them — the last tile of the same part with a unit on one of its bodies — part
+    /// `k`'s tiles at `block_tiles[k]..block_tiles[k + 1]`.
+    block_len: Vec<u32>,
+    block_tiles: Vec<u32>,
+    block_reach: Vec<u32>,
 }
 
 /// A counter on a cache line of its own.
@@ -411,6 +428,9 @@ impl Clone for Schedule {
             backoff: self.backoff,
             tried: self.tried,
             progress: self.progress.iter().map(|_| Padded::default()).collect(),
+            block_len: self.block_len.clone(),
+            block_tiles: self.block_tiles.clone(),
+            block_reach: self.block_reach.clone(),
         }
     }
 }
@@ -438,6 +458,7 @@ impl Schedule {
     pub fn clear(&mut self) {
         self.start.clear();
         self.deps.clear();
+        self.block_len.clear();
     }
 
     /// Whether solves run on one thread for now (see [`Schedule::threads_now`]).
@@ -471,6 +492,7 @@ impl Schedule {
         groups: &[Group],
         bodies: usize,
         (parts, regions): (usize, &[u32]),
+        seam_from: Option<usize>,
     ) {
         let movable = |u: &[u32; 2]| {
             let [g0, g1] = *u;
@@ -512,10 +534,21 @@ impl Schedule {
             }
             self.start.push(self.deps.len() as u32);
         }
-        if regions.len() == crate::color::SLICE_PARTS.len() && parts == crate::color::REGIONS {
-            self.split_by_region(regions);
+        let by_region =
+            regions.len() == crate::color::SLICE_PARTS.len() && parts == crate::color::REGIONS;
+        if by_region {
+            let slices = if seam_from.is_some() {
+                crate::color::BLOCK_SLICE_PARTS
+            } else {
+                crate::color::SLICE_PARTS
+            };
+            self.split_by_region(regions, slices);
         } else {
             self.split(units, groups, bodies, parts.max(1));
+        }
+        self.block_len.clear();
+        if let Some(from) = seam_from.filter(|_| by_region) {
+            self.plan_blocks(units, groups, bodies, from);
         }
         // Progress is kept per slot (position in `parts`), so each thread writes its own
         // run of counters and only the rare cross-part waits read another's.
@@ -567,15 +600,52 @@ impl Schedule {
 
     /// Parts by region (`Coloring::regions`): each slice of the cut sweep goes to its
     /// region's part (`color::SLICE_PARTS`).
-    fn split_by_region(&mut self, ends: &[u32]) {
+    fn split_by_region(&mut self, ends: &[u32], slices: [u32; 4]) {
         self.part_of.clear();
         let mut from = 0;
-        for (&end, &part) in ends.iter().zip(&crate::color::SLICE_PARTS) {
+        for (&end, &part) in ends.iter().zip(&slices) {
             self.part_of
                 .extend(std::iter::repeat_n(part, (end - from) as usize));
             from = end;
         }
         self.fill_parts(crate::color::REGIONS);
+    }
+
+    /// The block order's plan (`block_len`, `block_tiles`, `block_reach`): each part's
+    /// units before `from` (the seam's first), and the reach of each of their tiles.
+    fn plan_blocks(&mut self, units: &[[u32; 2]], groups: &[Group], bodies: usize, from: usize) {
+        let movable = |u: u32| {
+            units[u as usize]
+                .into_iter()
+                .filter_map(|g| groups.get(g as usize))
+                .flat_map(Group::movable_bodies)
+        };
+        // (`work` is free scratch here: each body's last position in its part.)
+        self.work.clear();
+        self.work.resize(bodies, 0);
+        self.block_tiles.clear();
+        self.block_tiles.push(0);
+        self.block_reach.clear();
+        for k in 0..self.parts() {
+            let part = &self.parts[self.part_start[k] as usize..self.part_start[k + 1] as usize];
+            let n = part.iter().take_while(|&&u| (u as usize) < from).count();
+            self.block_len.push(n as u32);
+            for (i, &u) in part[..n].iter().enumerate() {
+                for b in movable(u) {
+                    self.work[b as usize] = i as u32;
+                }
+            }
+            for (t, tile) in part[..n].chunks(wide::TILE).enumerate() {
+                let mut reach = t as u32;
+                for &u in tile {
+                    for b in movable(u) {
+                        reach = reach.max(self.work[b as usize] / wide::TILE as u32);
+                    }
+                }
+                self.block_reach.push(reach);
+            }
+            self.block_tiles.push(self.block_reach.len() as u32);
+        }
     }
 
     /// Parts by body index: a unit belongs to the part of its first movable body, and
@@ -773,6 +843,41 @@ impl Schedule {
         });
     }
 
+    /// The block order's sweeps (`Schedule::plan_blocks`): `task(s, u)` for `sweeps`
+    /// sweeps `s` over every unit `u` of the parts but the seam's. The parts share no
+    /// body, so they wait for nothing of each other: each thread claims a part and runs
+    /// its units as the one-thread wavefront does (`wide::WideContacts::solve`), sweep
+    /// `s` on a tile as soon as sweep `s − 1` has passed the last tile on its bodies; a
+    /// thread whose part is done claims any part left. The seam's sweeps are the
+    /// caller's to run after.
+    fn run_blocks(&mut self, sweeps: u32, task: impl Fn(u32, usize) + Sync) {
+        for c in &mut self.claimed {
+            *c.get_mut() = false;
+        }
+        let this = &*self;
+        let worker = || {
+            while let Some(k) =
+                (0..this.claimed.len()).find(|&k| !this.claimed[k].swap(true, Ordering::AcqRel))
+            {
+                let from = this.part_start[k] as usize;
+                let units = &this.parts[from..from + this.block_len[k] as usize];
+                let tiles = this.block_tiles[k] as usize..this.block_tiles[k + 1] as usize;
+                wavefront(units, &this.block_reach[tiles], sweeps, |s, u| {
+                    task(s, u as usize);
+                });
+            }
+        };
+        match Crew::current() {
+            Some(crew) => crew.run(&worker),
+            None => rayon::scope(|scope| {
+                for _ in 1..rayon::current_num_threads() {
+                    scope.spawn(|_| worker());
+                }
+                worker();
+            }),
+        }
+    }
+
     /// `sweeps` forward velocity sweeps (the serial `WideContacts::sweep` without joints
     /// or overflow) over the units of `sweep`, whose schedule this is: a unit of two
     /// groups that share their slots runs as one eight-lane kernel where `sweep.kernel`
@@ -807,7 +912,8 @@ impl Schedule {
         let pseudo = last.split.map(Shared::new);
         let write = last.write.map(|wb| (wb.source, Shared::new(wb.manifolds)));
         let tail = pseudo.is_some() || last.sum;
-        self.run(sweeps, |s, u| {
+        let block = !self.block_len.is_empty();
+        let task = |s: u32, u: usize| {
             let [g0, g1] = sweep.units[u];
             let g = &groups[g0 as usize];
             let h = groups.get(g1 as usize);
@@ -882,7 +988,12 @@ impl Schedule {
                     }
                 },
             );
-        });
+        };
+        if block {
+            self.run_blocks(sweeps, task);
+        } else {
+            self.run(sweeps, task);
+        }
     }
 
     /// Every unit's rows, and their warm impulses into `dv`, as the serial build of
@@ -1007,6 +1118,49 @@ impl Schedule {
                 },
             );
         });
+    }
+}
+
+/// Most sweeps a part runs as a wavefront (`Schedule::run_blocks`); more run one after
+/// the other, in the same order per body.
+const WAVE_SWEEPS: usize = 32;
+
+/// `task(s, u)` for `sweeps` sweeps over `units`, in the wavefront order of the
+/// one-thread solve (`wide::WideContacts::wavefront_sweeps`): sweep 0 one tile of
+/// [`wide::TILE`] units at a time, each later sweep on as many tiles as sweep `s − 1`
+/// has passed the `reach` of. Every body meets its units' updates in the order of plain
+/// sweeps one after the other.
+fn wavefront(units: &[u32], reach: &[u32], sweeps: u32, mut task: impl FnMut(u32, u32)) {
+    let (n, tiles) = (sweeps as usize, reach.len());
+    if n == 0 || tiles == 0 {
+        return;
+    }
+    let tile = |t: usize| &units[t * wide::TILE..((t + 1) * wide::TILE).min(units.len())];
+    if n > WAVE_SWEEPS {
+        for s in 0..sweeps {
+            for &u in units {
+                task(s, u);
+            }
+        }
+        return;
+    }
+    let mut done = [0usize; WAVE_SWEEPS];
+    while done[n - 1] < tiles {
+        for s in 0..n {
+            let mut budget = if s == 0 { 1 } else { tiles };
+            while budget > 0 && done[s] < tiles {
+                let t = done[s];
+                let ready = s == 0 || done[s - 1] == tiles || (reach[t] as usize) < done[s - 1];
+                if !ready {
+                    break;
+                }
+                for &u in tile(t) {
+                    task(s as u32, u);
+                }
+                done[s] += 1;
+                budget -= 1;
+            }
+        }
     }
 }
 
@@ -1216,16 +1370,48 @@ pub(crate) mod tests {
         (bodies, store)
     }
 
+    /// [`stacks`] of `columns` × `height` whose neighbours in a row touch too (two
+    /// points each, normal along x): one structure, which a sweep of at least
+    /// `color::REGION_MIN` manifolds cuts into two regions and a seam.
+    fn wall(columns: usize, height: usize) -> (SolverBodies, ContactStore) {
+        let (bodies, mut store) = stacks(columns, height);
+        let s = BuildParams::for_tests(1.0 / 60.0);
+        for k in 0..height {
+            for c in 0..columns - 1 {
+                let a = (1 + k * columns + c) as u32;
+                for (j, y) in [0.25, 0.75].into_iter().enumerate() {
+                    let p = ContactInput {
+                        a,
+                        b: a + 1,
+                        normal: Vec3::X,
+                        point: Vec3::new(2.0 * c as f32 + 1.0, k as f32 + y, 0.0),
+                        separation: -0.001 * (c % 2) as f32,
+                        friction: 0.5,
+                        restitution: 0.0,
+                        warm: [0.01, 0.0, 0.001],
+                    };
+                    store.push_point(p, &bodies, &s, j > 0);
+                }
+            }
+        }
+        (bodies, store)
+    }
+
     /// Pack, 20 velocity sweeps and 4 split sweeps on a pool of `threads`; the velocity
-    /// changes, pseudo-velocities and every λ, as bits.
-    fn solve_on(threads: usize, kernel: PairKernel) -> (Vec<u32>, bool) {
+    /// changes, pseudo-velocities and every λ, as bits. With `block`, a [`wall`] cut into
+    /// regions whose sweeps take the block order (`color::BLOCK_MIN` lowered to 0),
+    /// else [`stacks`].
+    fn solve_on(threads: usize, kernel: PairKernel, block: bool) -> (Vec<u32>, bool) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .expect("pool");
         pool.install(|| {
-            let (mut bodies, mut store) = stacks(8, 40);
+            let (mut bodies, mut store) = if block { wall(24, 24) } else { stacks(8, 40) };
             let mut wide = WideContacts::with_pair_kernel(kernel);
+            if block {
+                wide.block_min = Some(0);
+            }
             let params = BuildParams::for_tests(1.0 / 60.0);
             wide.pack(
                 &store,
@@ -1235,6 +1421,7 @@ pub(crate) mod tests {
                 &params,
                 None,
             );
+            assert_eq!(wide.blocks(), block, "the block order where asked");
             let parallel = wide.schedules();
             let mut joints = JointRows::default();
             wide.solve(
@@ -1293,23 +1480,65 @@ pub(crate) mod tests {
         let kernels = PairKernel::available()
             .into_iter()
             .chain([PairKernel::none()]);
-        for kernel in kernels {
-            let (serial, used) = solve_on(1, kernel);
+        for (kernel, block) in kernels.flat_map(|k| [(k, false), (k, true)]) {
+            let (serial, used) = solve_on(1, kernel, block);
             assert!(!used, "one thread sweeps serially");
             for threads in [2, 3, 5] {
-                let (parallel, used) = solve_on(threads, kernel);
+                let (parallel, used) = solve_on(threads, kernel, block);
                 assert!(
                     used,
                     "{kernel:?}, {threads} threads: the schedule was not used"
                 );
                 assert_eq!(
                     parallel, serial,
-                    "{kernel:?}, {threads} threads differ from one"
+                    "{kernel:?}, block order {block}, {threads} threads differ from one"
                 );
             }
             // The stacks carried their weight: something really was solved.
             assert!(serial.iter().any(|&b| f32::from_bits(b) > 0.1));
         }
+    }
+
+    /// The block order moves only the seam's sweeps after the regions': one sweep gives
+    /// the bits of the plain order (every body meets its units in the same order), more
+    /// do not (the seam's second sweep comes before the regions' second).
+    #[test]
+    fn the_block_order_sweeps_the_seam_after_the_regions() {
+        let run = |block: bool, sweeps: u32| {
+            let (mut bodies, mut store) = wall(24, 24);
+            let mut wide = WideContacts::default();
+            wide.block_min = (!block).then_some(usize::MAX).or(Some(0));
+            let params = BuildParams::for_tests(1.0 / 60.0);
+            wide.pack(&store, &bodies, SweepOrder::Sequential, 3, &params, None);
+            assert!(wide.cut(), "the wall is cut into regions");
+            assert_eq!(wide.blocks(), block);
+            wide.solve(
+                None,
+                &mut store,
+                &mut [],
+                &mut bodies.dv,
+                (sweeps, 2),
+                1.0,
+                false,
+                crate::wide::LastSweep::default(),
+            );
+            wide.unpack(&mut store);
+            let mut bits = crate::solver_body::velocity_bits(bodies.dv.iter());
+            for c in &store.points {
+                bits.extend(c.rows.iter().map(|r| r.lambda.to_bits()));
+            }
+            bits
+        };
+        assert_eq!(
+            run(true, 1),
+            run(false, 1),
+            "one sweep: the same order per body"
+        );
+        assert_ne!(
+            run(true, 3),
+            run(false, 3),
+            "three sweeps: the seam's come last"
+        );
     }
 
     #[test]

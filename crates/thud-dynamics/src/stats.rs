@@ -114,6 +114,10 @@ pub struct StepStats {
     /// The sequential sweep ran in two regions and a seam (large sweeps that stand,
     /// `docs/performance.md`, *Threads*).
     pub regions: bool,
+    /// The regions took the block order: all of a solve's sweeps, then the seam's (cut
+    /// sweeps of at least 8 192 manifolds; `docs/performance.md`, *The block order for
+    /// the largest sweeps*).
+    pub blocks: bool,
     /// Solves whose velocity sweeps ran on the pool's threads.
     pub threaded_solves: u32,
 }
@@ -141,6 +145,7 @@ impl Default for StepStats {
             rows_kept: false,
             rows_rebuilt: 0,
             regions: false,
+            blocks: false,
             threaded_solves: 0,
         }
     }

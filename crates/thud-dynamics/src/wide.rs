@@ -62,6 +62,23 @@
 //! solve's sweeps run as a wavefront over tiles of units (`wavefront_sweeps`): the next
 //! sweep follows a few tiles behind the last one, in the same per-body order, so a
 //! tile's rows serve every sweep while they are in cache.
+//!
+//! **The block order.** A cut sweep (`Coloring::regions`) of at least
+//! [`BLOCK_MIN`](crate::color::BLOCK_MIN) manifolds changes the order of a solve's
+//! sweeps: the regions' units (which share no body) run all of the solve's sweeps, and
+//! the seam's units run theirs after them (`seam_last`, `seam_sweeps`):
+//!
+//! ```text
+//!   per-sweep order:  (R0 R1s S R1) (R0 R1s S R1) (R0 R1s S R1)
+//!   block order:      (R0 R1s R1)³  then  (S)³
+//! ```
+//!
+//! On one thread the regions' sweeps are one wavefront; on two, each region's is a
+//! wavefront of its own thread with no wait on the other (`parallel.rs`, *Blocks*), so
+//! the two threads keep the one-thread wavefront's use of the cache. A correction
+//! crosses the seam once a solve instead of once a sweep; that costs stiffness, which is
+//! why only the largest sweeps take this order (`docs/performance.md`, *The block
+//! order for the largest sweeps*).
 
 use std::time::{Duration, Instant};
 
@@ -372,6 +389,21 @@ pub(crate) struct LastSweep<'a> {
     /// narrowphase's points (`write_back`), through the store's `source` of each
     /// point.
     pub write: Option<WriteBack<'a>>,
+}
+
+impl LastSweep<'_> {
+    /// The same work on the same buffers, borrowed for a part of the solve (the block
+    /// order's regions, then its seam: `WideContacts::solve`).
+    pub(crate) fn reborrow(&mut self) -> LastSweep<'_> {
+        LastSweep {
+            split: self.split.as_deref_mut(),
+            sum: self.sum,
+            write: self.write.as_mut().map(|w| WriteBack {
+                source: w.source,
+                manifolds: &mut *w.manifolds,
+            }),
+        }
+    }
 }
 
 /// Where [`LastSweep`] writes the step's impulses back: each store point's (manifold,
@@ -727,6 +759,14 @@ pub(crate) struct WideContacts {
     pub overflow_sweeps: Option<u32>,
     /// Never run two units side by side (the test that compares the two).
     no_couples: bool,
+    /// The block order of a cut sweep of at least [`BLOCK_MIN`](crate::color::BLOCK_MIN)
+    /// manifolds: the seam's units, from here to the end of `units`, run a solve's
+    /// sweeps after all of the regions' units have run theirs (`None`: each sweep runs
+    /// every unit).
+    seam_from: Option<usize>,
+    /// The block order from this many manifolds instead of `BLOCK_MIN` (tests).
+    #[cfg(test)]
+    pub(crate) block_min: Option<usize>,
     /// At most this many parts for the multi-threaded sweeps instead of the machine's
     /// cores (tests that run more parts than the machine has cores).
     max_parts: Option<usize>,
@@ -734,7 +774,7 @@ pub(crate) struct WideContacts {
 
 /// Units per tile of the wavefront order: a few dozen manifolds, whose rows stay in the
 /// core's cache from one sweep to the next.
-const TILE: usize = 8;
+pub(crate) const TILE: usize = 8;
 
 /// Lay out the groups' rows in slots and return how many there are. With `share`, in
 /// sweep order (`units`), the two groups of a unit in the two halves of the same slots,
@@ -816,6 +856,26 @@ fn is_stale(stale: &[bool], u: usize) -> bool {
 pub(crate) fn one_kernel(a: &Group, b: &Group, build: bool) -> bool {
     let framed = build && (a.in_frames || b.in_frames);
     !(a.t_blocks || b.t_blocks || framed) && a.count == b.count && a.slots() == b.slots()
+}
+
+/// The block order's units (`WideContacts::seam_from`): a cut sweep's slices (region 0,
+/// region 1's units on a seam body, the seam, the rest of region 1) become region 0,
+/// all of region 1, the seam — whose units then take their sweeps after the regions'.
+/// Within one sweep every body meets its units in the same order either way (the rest
+/// of region 1 shares no body with the seam). Returns where the seam starts (`None`:
+/// the sweep is not cut), and moves the slices' ends (`color::BLOCK_SLICE_PARTS`).
+fn seam_last(units: &mut [[u32; 2]], ends: &mut [u32]) -> Option<usize> {
+    let &[r0, r1s, seam, r1] = &*ends else {
+        return None;
+    };
+    let (r1s, seam, r1) = (r1s as usize, seam as usize, r1 as usize);
+    if r1 != units.len() {
+        return None;
+    }
+    units[r1s..r1].rotate_left(seam - r1s);
+    let from = r1s + (r1 - seam);
+    ends.copy_from_slice(&[r0, r1s as u32, from as u32, r1 as u32]);
+    Some(from)
 }
 
 /// The sweep order in units of one or two groups (`[g, u32::MAX]` or `[g, h]`): every
@@ -1458,6 +1518,15 @@ impl WideContacts {
                 &mut self.taken,
                 (self.coloring.regions(), &mut self.region_units),
             );
+            #[cfg(test)]
+            let block_min = self.block_min.unwrap_or(crate::color::BLOCK_MIN);
+            #[cfg(not(test))]
+            let block_min = crate::color::BLOCK_MIN;
+            self.seam_from = if mins.len() >= block_min {
+                seam_last(&mut self.units, &mut self.region_units)
+            } else {
+                None
+            };
             self.plan_wavefront();
         }
         self.in_groups.clear();
@@ -1536,6 +1605,7 @@ impl WideContacts {
                 &self.groups,
                 bodies.len(),
                 (parts, &self.region_units),
+                self.seam_from,
             );
         }
         // With `warm` (the solve's `dV`, at zero) and the rows built on this thread, each
@@ -1720,6 +1790,11 @@ impl WideContacts {
     /// Whether the last colouring cut the sweep into regions (`Coloring::regions`).
     pub fn cut(&self) -> bool {
         !self.coloring.regions().is_empty()
+    }
+
+    /// Whether the sweeps take the block order (`seam_from`).
+    pub fn blocks(&self) -> bool {
+        self.seam_from.is_some()
     }
 
     /// Whether this step's sweeps have a multi-threaded schedule.
@@ -1991,8 +2066,9 @@ impl WideContacts {
                 dv,
                 (iterations, friction_stride),
                 omega,
-                (last, fresh.as_ref()),
+                (last.reborrow(), fresh.as_ref()),
             );
+            self.seam_sweeps(dv, sweeps, omega, last, fresh.as_ref());
             dv[0] = Velocity::ZERO;
             // The overflow set's islands share no body with the groups: their sweeps
             // after all of the groups' give every body its serial updates.
@@ -2007,12 +2083,14 @@ impl WideContacts {
         if wavefront {
             let within = inside.then_some(&mut *joints);
             let fresh = fresh.as_ref();
+            let tail = last.reborrow();
             if omega == 1.0 {
-                self.wavefront_sweeps(dv, sweeps, omega, GaussSeidel, within, last, fresh);
+                self.wavefront_sweeps(dv, sweeps, omega, GaussSeidel, within, tail, fresh);
             } else {
                 let w = Sor(Vec4::splat(omega));
-                self.wavefront_sweeps(dv, sweeps, omega, w, within, last, fresh);
+                self.wavefront_sweeps(dv, sweeps, omega, w, within, tail, fresh);
             }
+            self.seam_sweeps(dv, sweeps, omega, last, fresh);
             dv[0] = Velocity::ZERO;
             if inside {
                 // The overflow set's islands (apart from the groups, and from the
@@ -2042,6 +2120,47 @@ impl WideContacts {
             let friction = pgs::friction_sweep(k, iterations, friction_stride);
             self.sweep(store, joints, dv, omega, back, friction, tail);
         }
+    }
+
+    /// The block order's seam (`seam_from`; nothing without one): after the regions'
+    /// sweeps, the seam's units take the solve's `iterations` sweeps, refreshed first
+    /// where the regions' units were refreshed in their first sweep (`fresh`), the last
+    /// sweep with `last`'s work — on this thread, on either pool.
+    fn seam_sweeps(
+        &mut self,
+        dv: &mut [Velocity],
+        (iterations, friction_stride): (u32, u32),
+        omega: f32,
+        mut last: LastSweep<'_>,
+        fresh: Option<&Refresh<'_>>,
+    ) {
+        let Some(from) = self.seam_from else {
+            return;
+        };
+        let seam = from..self.units.len();
+        if let Some(r) = fresh {
+            let t0 = Instant::now();
+            self.refresh_units(seam.clone(), r);
+            self.refresh_time += t0.elapsed();
+        }
+        let kernel = self.pairs;
+        let pairs = kernel.pairs() && omega == 1.0;
+        kernel.run(
+            #[inline(always)]
+            || {
+                for k in 0..iterations {
+                    let tail = Some(&mut last).filter(|_| k + 1 == iterations);
+                    let friction = pgs::friction_sweep(k, iterations, friction_stride);
+                    let pass = (false, friction);
+                    if omega == 1.0 {
+                        self.run_units(seam.clone(), dv, GaussSeidel, pairs, pass, tail);
+                    } else {
+                        let w = Sor(Vec4::splat(omega));
+                        self.run_units(seam.clone(), dv, w, pairs, pass, tail);
+                    }
+                }
+            },
+        );
     }
 
     /// Whether no joint row moves a body the groups move (a pendulum, a ragdoll apart
@@ -2098,6 +2217,7 @@ impl WideContacts {
         let (kernel, n) = (self.pairs, iterations as usize);
         let pairs = kernel.pairs() && omega == 1.0;
         let tiles = self.reach.len();
+        let end = self.seam_from.unwrap_or(self.units.len());
         self.done.clear();
         self.done.resize(n, 0);
         let joint_reach = joints.as_deref().map_or(0, |j| self.joint_reach(j));
@@ -2129,7 +2249,7 @@ impl WideContacts {
                                 break;
                             }
                             let tail = Some(&mut last).filter(|_| s + 1 == n);
-                            let units = t * TILE..((t + 1) * TILE).min(self.units.len());
+                            let units = t * TILE..((t + 1) * TILE).min(end);
                             if let Some(r) = fresh.filter(|_| s == 0) {
                                 let t0 = Instant::now();
                                 self.refresh_units(units.clone(), r);
@@ -2192,7 +2312,20 @@ impl WideContacts {
                 self.apart.push(apart);
             }
         }
-        for (t, tile) in self.units.chunks(TILE).enumerate() {
+        // In the block order the wavefront runs the regions' units, and the seam's
+        // sweeps come after it: each body's last unit among the regions'.
+        let end = self.seam_from.unwrap_or(self.units.len());
+        if end < self.units.len() {
+            self.last_unit.fill(u32::MAX);
+            for (u, unit) in self.units[..end].iter().enumerate() {
+                for &g in unit.iter().filter(|&&g| g != u32::MAX) {
+                    for b in self.groups[g as usize].movable_bodies() {
+                        self.last_unit[b as usize] = u as u32;
+                    }
+                }
+            }
+        }
+        for (t, tile) in self.units[..end].chunks(TILE).enumerate() {
             let mut reach = t as u32;
             for &g in tile.iter().flatten().filter(|&&g| g != u32::MAX) {
                 for b in self.groups[g as usize].movable_bodies() {

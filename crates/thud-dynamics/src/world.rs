@@ -762,6 +762,7 @@ impl World {
             self.stats.threaded_solves += threaded;
             self.solved_on_threads = threaded > 0;
             self.stats.regions = self.wide.cut();
+            self.stats.blocks = self.wide.blocks();
             self.timed(Stage::Integrate, |w| w.integrate(hs, k + 1 == n));
         }
         self.timed(Stage::Sleep, |w| w.sleep(h));
