@@ -848,23 +848,55 @@ impl Schedule {
     /// body, so they wait for nothing of each other: each thread claims a part and runs
     /// its units as the one-thread wavefront does (`wide::WideContacts::solve`), sweep
     /// `s` on a tile as soon as sweep `s − 1` has passed the last tile on its bodies; a
-    /// thread whose part is done claims any part left. The seam's sweeps are the
-    /// caller's to run after.
+    /// thread whose part is done claims any part left, then waits for the others (and
+    /// marks a stall, [`STALL`], where their thread runs no task). The seam's sweeps are
+    /// the caller's to run after.
     fn run_blocks(&mut self, sweeps: u32, task: impl Fn(u32, usize) + Sync) {
         for c in &mut self.claimed {
             *c.get_mut() = false;
         }
         let this = &*self;
+        let parts = this.claimed.len();
+        let finished = std::sync::atomic::AtomicUsize::new(0);
         let worker = || {
-            while let Some(k) =
-                (0..this.claimed.len()).find(|&k| !this.claimed[k].swap(true, Ordering::AcqRel))
+            while let Some(k) = (0..parts).find(|&k| !this.claimed[k].swap(true, Ordering::AcqRel))
             {
                 let from = this.part_start[k] as usize;
                 let units = &this.parts[from..from + this.block_len[k] as usize];
                 let tiles = this.block_tiles[k] as usize..this.block_tiles[k + 1] as usize;
+                let tasks = &this.progress[k].0;
                 wavefront(units, &this.block_reach[tiles], sweeps, |s, u| {
                     task(s, u as usize);
+                    tasks.store(
+                        tasks.load(Ordering::Relaxed).wrapping_add(1),
+                        Ordering::Relaxed,
+                    );
                 });
+                finished.fetch_add(1, Ordering::AcqRel);
+            }
+            // The other part's thread may have lost its core (another process runs on
+            // it): a wait that sees no task run for `STALL` sends the next solves to one
+            // thread (`threads_now`), as a wait of the dependency order does.
+            let mut watch: Option<(u32, Instant)> = None;
+            let mut spins = 0u32;
+            while finished.load(Ordering::Acquire) < parts {
+                if spins < 128 {
+                    std::hint::spin_loop();
+                    spins += 1;
+                    continue;
+                }
+                let seen = (0..parts).fold(0u32, |n, k| {
+                    n.wrapping_add(this.progress[k].0.load(Ordering::Relaxed))
+                });
+                match watch {
+                    Some((last, at)) if last == seen => {
+                        if at.elapsed() > STALL {
+                            this.stalled.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    _ => watch = Some((seen, Instant::now())),
+                }
+                std::thread::yield_now();
             }
         };
         match Crew::current() {
