@@ -78,29 +78,58 @@ fn pyramid_40_in_two_regions_is_bitwise_identical_on_1_2_and_4_threads() {
         ..Settings::without_sleeping()
     };
     for settings in [Settings::without_sleeping(), built] {
-        let run = |threads: usize| {
-            on_pool(threads, || {
-                let scene = thud_scene::standard("pyramid_40").expect("standard scene");
-                let (mut world, handles) = scene_world::world(&scene, settings.clone());
-                let (mut regions, mut threaded) = (0, 0);
-                for _ in 0..90 {
-                    world.step().expect("step");
-                    regions += usize::from(world.stats().regions);
-                    threaded += world.stats().threaded_solves;
-                }
-                (scene_world::state_hash(&world, &handles), regions, threaded)
-            })
-        };
-        let (one, regions, threaded) = run(1);
+        let run = |threads: usize| cut_run("pyramid_40", &settings, 90, threads);
+        let Cut {
+            hash: one,
+            regions,
+            blocks,
+            threaded,
+        } = run(1);
         assert!(regions > 80, "{regions} steps swept in regions");
+        assert_eq!(blocks, 0, "2 380 manifolds keep the per-sweep order");
         assert_eq!(threaded, 0);
-        let (two, _, threaded) = run(2);
+        let Cut {
+            hash: two,
+            threaded,
+            ..
+        } = run(2);
         // (Fewer where the test harness's other threads take a core: a solve whose
         // other thread stalls sends the next ones to one thread, `parallel::COOLING`.)
         assert!(threaded >= 40, "{threaded} of 360 solves on two threads");
         assert_eq!(two, one, "2 threads differ from 1");
-        assert_eq!(run(4).0, one, "4 threads differ from 1");
+        assert_eq!(run(4).hash, one, "4 threads differ from 1");
     }
+}
+
+/// What [`cut_run`] saw: the final state's hash, the steps whose sweep was cut into
+/// regions and those in the block order, the solves whose sweeps ran on threads.
+struct Cut {
+    hash: u64,
+    regions: usize,
+    blocks: usize,
+    threaded: u32,
+}
+
+/// The standard scene `name` stepped `steps` times on a pool of `threads`.
+fn cut_run(name: &str, settings: &Settings, steps: usize, threads: usize) -> Cut {
+    on_pool(threads, || {
+        let scene = thud_scene::standard(name).expect("standard scene");
+        let (mut world, handles) = scene_world::world(&scene, settings.clone());
+        let (mut regions, mut blocks, mut threaded) = (0, 0, 0);
+        for _ in 0..steps {
+            world.step().expect("step");
+            regions += usize::from(world.stats().regions);
+            blocks += usize::from(world.stats().blocks);
+            threaded += world.stats().threaded_solves;
+        }
+        let hash = scene_world::state_hash(&world, &handles);
+        Cut {
+            hash,
+            regions,
+            blocks,
+            threaded,
+        }
+    })
 }
 
 /// `pyramid_100` (14 950 manifolds, more than `color::BLOCK_MIN`): its cut sweep takes
@@ -109,23 +138,20 @@ fn pyramid_40_in_two_regions_is_bitwise_identical_on_1_2_and_4_threads() {
 /// in the same bits, with solves on two threads.
 #[test]
 fn pyramid_100_in_the_block_order_is_bitwise_identical_on_1_and_2_threads() {
-    let run = |threads: usize| {
-        on_pool(threads, || {
-            let scene = thud_scene::standard("pyramid_100").expect("standard scene");
-            let (mut world, handles) = scene_world::world(&scene, Settings::without_sleeping());
-            let (mut blocks, mut threaded) = (0, 0);
-            for _ in 0..20 {
-                world.step().expect("step");
-                blocks += usize::from(world.stats().blocks);
-                threaded += world.stats().threaded_solves;
-            }
-            (scene_world::state_hash(&world, &handles), blocks, threaded)
-        })
-    };
-    let (one, blocks, threaded) = run(1);
+    let run = |threads: usize| cut_run("pyramid_100", &Settings::without_sleeping(), 20, threads);
+    let Cut {
+        hash: one,
+        blocks,
+        threaded,
+        ..
+    } = run(1);
     assert!(blocks >= 10, "{blocks} of 20 steps in the block order");
     assert_eq!(threaded, 0);
-    let (two, _, threaded) = run(2);
+    let Cut {
+        hash: two,
+        threaded,
+        ..
+    } = run(2);
     assert!(threaded >= 20, "{threaded} of 80 solves on two threads");
     assert_eq!(two, one, "2 threads differ from 1");
 }

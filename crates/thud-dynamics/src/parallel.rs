@@ -773,7 +773,7 @@ impl Schedule {
                     let flag = &this.done[p as usize];
                     let mut spins = 0u32;
                     let mut since = None;
-                    let mut watch: Option<(u32, Instant)> = None;
+                    let mut watch = StallWatch::default();
                     while flag.load(Ordering::Acquire) < need {
                         // A part nobody has taken yet: give its thread a moment to wake
                         // up, then take it and go on with whichever task comes first.
@@ -790,15 +790,7 @@ impl Schedule {
                             spins += 1;
                         } else {
                             // The part waited on stands still: its thread lost its core.
-                            let seen = this.progress[k].0.load(Ordering::Relaxed);
-                            match watch {
-                                Some((last, at)) if last == seen => {
-                                    if at.elapsed() > STALL {
-                                        this.stalled.store(true, Ordering::Relaxed);
-                                    }
-                                }
-                                _ => watch = Some((seen, Instant::now())),
-                            }
+                            watch.see(this.progress[k].0.load(Ordering::Relaxed), &this.stalled);
                             std::thread::yield_now();
                         }
                     }
@@ -822,25 +814,12 @@ impl Schedule {
                 }
             }
         };
-        // One worker per pool thread, all on the pool: `scope` runs its body on a pool
-        // thread (the caller's own, when it is one), so a caller from outside the pool
-        // only waits and never makes a third thread compete for two cores.
-        let helpers = rayon::current_num_threads().saturating_sub(1);
-        if let Some(crew) = crew {
-            crew.run(&worker);
-            return;
-        }
-        if current.is_some() && !Crew::pool_ready() {
+        if crew.is_none() && current.is_some() && !Crew::pool_ready() {
             // (Nothing goes to the pool before the crew's helper has come.)
             worker();
             return;
         }
-        rayon::scope(|scope| {
-            for _ in 0..helpers {
-                scope.spawn(|_| worker());
-            }
-            worker();
-        });
+        on_threads(crew, &worker);
     }
 
     /// The block order's sweeps (`Schedule::plan_blocks`): `task(s, u)` for `sweeps`
@@ -877,7 +856,7 @@ impl Schedule {
             // The other part's thread may have lost its core (another process runs on
             // it): a wait that sees no task run for `STALL` sends the next solves to one
             // thread (`threads_now`), as a wait of the dependency order does.
-            let mut watch: Option<(u32, Instant)> = None;
+            let mut watch = StallWatch::default();
             let mut spins = 0u32;
             while finished.load(Ordering::Acquire) < parts {
                 if spins < 128 {
@@ -888,26 +867,11 @@ impl Schedule {
                 let seen = (0..parts).fold(0u32, |n, k| {
                     n.wrapping_add(this.progress[k].0.load(Ordering::Relaxed))
                 });
-                match watch {
-                    Some((last, at)) if last == seen => {
-                        if at.elapsed() > STALL {
-                            this.stalled.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    _ => watch = Some((seen, Instant::now())),
-                }
+                watch.see(seen, &this.stalled);
                 std::thread::yield_now();
             }
         };
-        match Crew::current() {
-            Some(crew) => crew.run(&worker),
-            None => rayon::scope(|scope| {
-                for _ in 1..rayon::current_num_threads() {
-                    scope.spawn(|_| worker());
-                }
-                worker();
-            }),
-        }
+        on_threads(Crew::current(), &worker);
     }
 
     /// `sweeps` forward velocity sweeps (the serial `WideContacts::sweep` without joints
@@ -1150,6 +1114,42 @@ impl Schedule {
                 },
             );
         });
+    }
+}
+
+/// `worker` on the step's crew (this thread and its helper), or else on every thread of
+/// the pool. One worker per pool thread, all on the pool: `scope` runs its body on a
+/// pool thread (the caller's own, when it is one), so a caller from outside the pool
+/// only waits and never makes a third thread compete for two cores.
+fn on_threads(crew: Option<&Crew>, worker: &(dyn Fn() + Sync)) {
+    if let Some(crew) = crew {
+        crew.run(worker);
+        return;
+    }
+    rayon::scope(|scope| {
+        for _ in 1..rayon::current_num_threads() {
+            scope.spawn(|_| worker());
+        }
+        worker();
+    });
+}
+
+/// A waiting thread's watch over the tasks another thread runs: the count it last saw
+/// and since when. A count that stands for [`STALL`] marks the run stalled (that
+/// thread lost its core).
+#[derive(Debug, Default)]
+struct StallWatch(Option<(u32, Instant)>);
+
+impl StallWatch {
+    fn see(&mut self, seen: u32, stalled: &AtomicBool) {
+        match self.0 {
+            Some((last, at)) if last == seen => {
+                if at.elapsed() > STALL {
+                    stalled.store(true, Ordering::Relaxed);
+                }
+            }
+            _ => self.0 = Some((seen, Instant::now())),
+        }
     }
 }
 
