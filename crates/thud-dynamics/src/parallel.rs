@@ -884,6 +884,9 @@ impl Schedule {
     /// pseudo-velocities of the unit's movable bodies, which the dependency order hands
     /// from unit to unit as it does `dV`; the sums and the write-back touch only the
     /// unit's own wide points and its lanes' manifolds.
+    ///
+    /// In the block order ([`run_blocks`](Self::run_blocks)) the seam's units are left
+    /// out: their sweeps are the caller's to run after (`WideContacts::solve`).
     #[allow(clippy::too_many_arguments)]
     pub fn velocity_sweeps(
         &mut self,
