@@ -858,6 +858,32 @@ pub(crate) fn one_kernel(a: &Group, b: &Group, build: bool) -> bool {
     !(a.t_blocks || b.t_blocks || framed) && a.count == b.count && a.slots() == b.slots()
 }
 
+/// Each body's last unit in `last` (`u32::MAX`: none; as many entries as it has) among
+/// the units `0..n` of a sweep (`bodies_of(u)`: the movable bodies of unit `u`), and,
+/// appended to `reach`, each tile's reach in the wavefront order
+/// ([`WideContacts::wavefront_sweeps`], `parallel::wavefront`): the last tile of
+/// [`TILE`] units with a unit on one of its bodies.
+pub(crate) fn tile_reach<I: Iterator<Item = u32>>(
+    n: usize,
+    bodies_of: impl Fn(usize) -> I,
+    last: &mut [u32],
+    reach: &mut Vec<u32>,
+) {
+    last.fill(u32::MAX);
+    for u in 0..n {
+        for b in bodies_of(u) {
+            last[b as usize] = u as u32;
+        }
+    }
+    for t in 0..n.div_ceil(TILE) {
+        let tile = t * TILE..((t + 1) * TILE).min(n);
+        let r = tile
+            .flat_map(&bodies_of)
+            .fold(t as u32, |r, b| r.max(last[b as usize] / TILE as u32));
+        reach.push(r);
+    }
+}
+
 /// The block order's units (`WideContacts::seam_from`): a cut sweep's slices (region 0,
 /// region 1's units on a seam body, the seam, the rest of region 1) become region 0,
 /// all of region 1, the seam — whose units then take their sweeps after the regions'.
@@ -2294,8 +2320,7 @@ impl WideContacts {
             .max()
             .map_or(0, |b| b as usize + 1);
         // In sweep order, each body's last unit so far: a unit is apart from the one
-        // before it when none of its bodies was last touched there. After the pass, the
-        // last unit of each body in the sweep.
+        // before it when none of its bodies was last touched there.
         self.last_unit.clear();
         self.last_unit.resize(bodies, u32::MAX);
         for (u, unit) in self.units.iter().enumerate() {
@@ -2312,28 +2337,17 @@ impl WideContacts {
                 self.apart.push(apart);
             }
         }
-        // In the block order the wavefront runs the regions' units, and the seam's
-        // sweeps come after it: each body's last unit among the regions'.
+        // Each body's last unit, and the tiles' reach, among the units the wavefront
+        // runs: in the block order the regions', the seam's sweeps coming after it.
         let end = self.seam_from.unwrap_or(self.units.len());
-        if end < self.units.len() {
-            self.last_unit.fill(u32::MAX);
-            for (u, unit) in self.units[..end].iter().enumerate() {
-                for &g in unit.iter().filter(|&&g| g != u32::MAX) {
-                    for b in self.groups[g as usize].movable_bodies() {
-                        self.last_unit[b as usize] = u as u32;
-                    }
-                }
-            }
-        }
-        for (t, tile) in self.units[..end].chunks(TILE).enumerate() {
-            let mut reach = t as u32;
-            for &g in tile.iter().flatten().filter(|&&g| g != u32::MAX) {
-                for b in self.groups[g as usize].movable_bodies() {
-                    reach = reach.max(self.last_unit[b as usize] / TILE as u32);
-                }
-            }
-            self.reach.push(reach);
-        }
+        let (units, groups) = (&self.units, &self.groups);
+        let bodies_of = |u: usize| {
+            units[u]
+                .into_iter()
+                .filter_map(|g| groups.get(g as usize))
+                .flat_map(Group::movable_bodies)
+        };
+        tile_reach(end, bodies_of, &mut self.last_unit, &mut self.reach);
     }
 
     /// Whether [`solve`](Self::solve) can take work of the passes after the sweeps into
