@@ -236,20 +236,21 @@ impl RowReuse {
 
     /// The rows were all just built with these settings, `h` and threads, for bodies
     /// of these local inverse inertias and centres of mass `com` (by solver index) and
-    /// the store's manifolds; `keepable` says whether a later step may keep them.
+    /// the store's manifolds; `keepable` says whether a later step may keep them. With
+    /// `halves`, on the step's two threads.
     pub(crate) fn record(
         &mut self,
         keepable: Option<(&Settings, f32, usize)>,
         inertia: impl Iterator<Item = (Mat3, Quat)>,
         com: &[Vec3],
         store: &ContactStore,
+        halves: bool,
     ) {
         self.age = 0;
         self.inertia.clear();
         self.rotations.clear();
         self.manifolds.clear();
         self.normals.clear();
-        self.arms.clear();
         self.taken.clear();
         // (A step that will not look needs nothing: only the step after a back-off's
         // last one copies.)
@@ -269,11 +270,28 @@ impl RowReuse {
         self.manifolds.extend(keys(store));
         self.normals
             .extend(store.manifold_inputs.iter().map(|m| m.normal));
-        for (m, &(first, n)) in store.manifold_inputs.iter().zip(&store.manifold_points) {
-            let (ca, cb) = (com[m.a as usize], com[m.b as usize]);
-            let r = first as usize..(first + n) as usize;
-            self.arms
-                .extend(store.inputs[r].iter().map(|p| arms(p.point, ca, cb)));
+        // Each point's arms are its own: with `halves`, two threads take the manifolds
+        // of each half of the store (`parallel::both`), whose points lie apart.
+        let (mins, points) = (&store.manifold_inputs, &store.manifold_points);
+        self.arms.resize(store.inputs.len(), [Vec3A::ZERO; 2]);
+        let run = |(out, from, to): (&mut [[Vec3A; 2]], usize, usize)| {
+            let base = points.get(from).map_or(0, |&(first, _)| first as usize);
+            for (m, &(first, n)) in mins[from..to].iter().zip(&points[from..to]) {
+                let (ca, cb) = (com[m.a as usize], com[m.b as usize]);
+                let r = first as usize..(first + n) as usize;
+                let at = r.start - base..r.end - base;
+                for (a, p) in out[at].iter_mut().zip(&store.inputs[r]) {
+                    *a = arms(p.point, ca, cb);
+                }
+            }
+        };
+        let mid = points.len() / 2;
+        match points.get(mid).filter(|_| halves) {
+            Some(&(cut, _)) => {
+                let (low, high) = self.arms.split_at_mut(cut as usize);
+                crate::parallel::both((low, 0, mid), (high, mid, points.len()), run);
+            }
+            None => run((&mut self.arms[..], 0, points.len())),
         }
         self.taken.extend(&store.taken);
     }
@@ -337,7 +355,18 @@ mod tests {
             inertia.into_iter().map(|m| (m, Quat::IDENTITY)),
             &COM,
             store,
+            false,
         );
+        // The arms of the store's two halves, as one thread's.
+        let whole = r.arms.clone();
+        r.record(
+            Some((&s, 0.25, 1)),
+            inertia.into_iter().map(|m| (m, Quat::IDENTITY)),
+            &COM,
+            store,
+            true,
+        );
+        assert_eq!(r.arms, whole);
         (r, s)
     }
 
@@ -398,7 +427,7 @@ mod tests {
             r.kept();
         }
         assert!(!r.may_keep(&s, 0.25, 1), "too old");
-        r.record(None, std::iter::empty(), &[], &store);
+        r.record(None, std::iter::empty(), &[], &store, false);
         assert!(!r.may_keep(&s, 0.25, 1), "not keepable");
     }
 
@@ -415,6 +444,7 @@ mod tests {
                 inertia.into_iter().map(|m| (m, Quat::IDENTITY)),
                 &COM,
                 &store,
+                false,
             );
         }
         assert!(r.may_keep(&s, 0.25, 1));

@@ -108,6 +108,8 @@ pub(crate) struct SolverBodies {
     pub frame_of: Vec<u32>,
     /// The angular frames of the bodies that have one (module notes).
     pub frames: Vec<Frame>,
+    /// Scratch of [`fill_parts`](Self::fill_parts): the second part's frames.
+    frames_after: Vec<Frame>,
     /// (Tests: no body gets a frame, its rows keep `T` blocks as before frames.)
     #[cfg(test)]
     pub no_frames: bool,
@@ -274,6 +276,93 @@ impl Entries<'_> {
     }
 }
 
+/// What one solver body is made from (`World::build_jacobians`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NewBody {
+    /// Its body slot.
+    pub body: u32,
+    /// `u(t)`.
+    pub v0: Velocity,
+    /// Its velocity without contact (world).
+    pub vnc: Velocity,
+    pub inv_mass: f32,
+    /// World inverse inertia.
+    pub inv_inertia: Mat3,
+    /// World centre of mass.
+    pub com: Vec3,
+    pub accel: Option<Plain>,
+    pub reach: f32,
+}
+
+/// The places of a run of solver bodies in every array, apart from the other run's
+/// ([`SolverBodies::fill_parts`]): one thread's share of the step's build.
+pub(crate) struct Fill<'a> {
+    dv: &'a mut [Velocity],
+    pseudo: &'a mut [Velocity],
+    moved: &'a mut [Velocity],
+    reach: &'a mut [f32],
+    v0: &'a mut [Velocity],
+    vnc: &'a mut [Velocity],
+    vnc_now: &'a mut [Velocity],
+    inv_mass: &'a mut [f32],
+    inv_inertia: &'a mut [Mat3],
+    iso: &'a mut [Option<f32>],
+    com: &'a mut [Vec3],
+    accel: &'a mut [Option<Plain>],
+    body: &'a mut [u32],
+    frame_of: &'a mut [u32],
+    /// The run's frames, in order (the first run's are `SolverBodies::frames`).
+    frames: &'a mut Vec<Frame>,
+    allowed: bool,
+}
+
+impl Fill<'_> {
+    /// How many bodies the run holds.
+    pub fn len(&self) -> usize {
+        self.body.len()
+    }
+
+    /// The run's `k`-th body: its `dV`, pseudo-velocity and motion at zero; an
+    /// anisotropic dynamic body gets its own angular frame (module notes), whose `vnc`
+    /// is then kept in it.
+    #[inline]
+    pub fn set(&mut self, k: usize, b: &NewBody) {
+        self.dv[k] = Velocity::ZERO;
+        self.pseudo[k] = Velocity::ZERO;
+        self.moved[k] = Velocity::ZERO;
+        self.reach[k] = b.reach;
+        self.v0[k] = b.v0;
+        self.inv_mass[k] = b.inv_mass;
+        self.inv_inertia[k] = b.inv_inertia;
+        let mut iso =
+            crate::integrate::is_isotropic(&b.inv_inertia).then_some(b.inv_inertia.x_axis.x);
+        let frame = (self.allowed && iso.is_none() && b.inv_mass > 0.0)
+            .then(|| Frame::of(&b.inv_inertia))
+            .flatten();
+        let vnc = match frame {
+            Some(f) => {
+                self.frame_of[k] = self.frames.len() as u32;
+                self.frames.push(f);
+                iso = Some(1.0);
+                Velocity {
+                    lin: b.vnc.lin,
+                    ang: f.inv * b.vnc.ang,
+                }
+            }
+            None => {
+                self.frame_of[k] = u32::MAX;
+                b.vnc
+            }
+        };
+        self.vnc[k] = vnc;
+        self.vnc_now[k] = vnc;
+        self.iso[k] = iso;
+        self.com[k] = b.com;
+        self.accel[k] = b.accel;
+        self.body[k] = b.body;
+    }
+}
+
 impl SolverBodies {
     /// Solver body `i`'s entries, and the arrays they read.
     #[inline(always)]
@@ -366,35 +455,17 @@ impl SolverBodies {
         })
     }
 
-    /// Clear to just the dummy immovable body at index 0.
+    /// Clear to just the dummy immovable body at index 0 (tests, which then
+    /// [`push`](Self::push) their bodies).
+    #[cfg(test)]
     pub fn reset(&mut self) {
-        self.dv.clear();
-        self.pseudo.clear();
-        self.moved.clear();
-        self.reach.clear();
-        self.vnc.clear();
-        self.vnc_now.clear();
-        self.v0.clear();
-        self.inv_mass.clear();
-        self.inv_inertia.clear();
-        self.iso.clear();
-        self.com.clear();
-        self.accel.clear();
-        self.body.clear();
-        self.frame_of.clear();
         self.frames.clear();
-        self.push(
-            u32::MAX,
-            Velocity::ZERO,
-            Velocity::ZERO,
-            0.0,
-            Mat3::ZERO,
-            Vec3::ZERO,
-        );
+        self.resize(0);
+        self.put_dummy();
     }
 
     /// Append a body; returns its solver index.
-    #[inline]
+    #[cfg(test)]
     pub fn push(
         &mut self,
         body: u32,
@@ -404,44 +475,158 @@ impl SolverBodies {
         inv_inertia: Mat3,
         com: Vec3,
     ) -> u32 {
+        let k = self.len();
+        self.resize(k);
+        let new = NewBody {
+            body,
+            v0,
+            vnc,
+            inv_mass,
+            inv_inertia,
+            com,
+            accel: None,
+            reach: 0.0,
+        };
+        let [_, mut last] = self.split(k);
+        last.set(0, &new);
+        self.join_frames(k - 1);
+        k as u32
+    }
+
+    /// Every array sized for the dummy and `counts[0] + counts[1]` bodies, and the places
+    /// of bodies `1..=counts[0]` and of the `counts[1]` after them, apart: what two
+    /// threads fill at once in the step's build ([`Fill::set`]; then
+    /// [`join_frames`](Self::join_frames)). Every entry of a part must be set.
+    pub fn fill_parts(&mut self, counts: [usize; 2]) -> [Fill<'_>; 2] {
+        self.frames.clear();
+        self.resize(counts[0] + counts[1]);
+        self.put_dummy();
+        self.split(1 + counts[0])
+    }
+
+    /// Every array sized for the dummy and `bodies` more (the entries kept where the
+    /// length stays: [`Fill::set`] writes every field).
+    fn resize(&mut self, bodies: usize) {
+        let n = bodies + 1;
         self.cut = None;
-        self.dv.push(Velocity::ZERO);
-        self.pseudo.push(Velocity::ZERO);
-        self.moved.push(Velocity::ZERO);
-        self.reach.push(0.0);
-        self.v0.push(v0);
-        self.inv_mass.push(inv_mass);
-        self.inv_inertia.push(inv_inertia);
-        let mut iso = crate::integrate::is_isotropic(&inv_inertia).then_some(inv_inertia.x_axis.x);
+        self.frames_after.clear();
+        self.dv.resize(n, Velocity::ZERO);
+        self.pseudo.resize(n, Velocity::ZERO);
+        self.moved.resize(n, Velocity::ZERO);
+        self.reach.resize(n, 0.0);
+        self.v0.resize(n, Velocity::ZERO);
+        self.vnc.resize(n, Velocity::ZERO);
+        self.vnc_now.resize(n, Velocity::ZERO);
+        self.inv_mass.resize(n, 0.0);
+        self.inv_inertia.resize(n, Mat3::ZERO);
+        self.iso.resize(n, None);
+        self.com.resize(n, Vec3::ZERO);
+        self.accel.resize(n, None);
+        self.body.resize(n, u32::MAX);
+        self.frame_of.resize(n, u32::MAX);
+    }
+
+    /// Entry 0: the dummy immovable body.
+    fn put_dummy(&mut self) {
+        let dummy = NewBody {
+            body: u32::MAX,
+            v0: Velocity::ZERO,
+            vnc: Velocity::ZERO,
+            inv_mass: 0.0,
+            inv_inertia: Mat3::ZERO,
+            com: Vec3::ZERO,
+            accel: None,
+            reach: 0.0,
+        };
+        let mid = self.len().min(1);
+        let [mut first, _] = self.split_from(0, mid);
+        first.set(0, &dummy);
+    }
+
+    /// The places of bodies `1..mid` (with the frames) and `mid..len()` (with the
+    /// second part's frames), apart.
+    fn split(&mut self, mid: usize) -> [Fill<'_>; 2] {
+        self.split_from(1.min(mid), mid)
+    }
+
+    fn split_from(&mut self, from: usize, mid: usize) -> [Fill<'_>; 2] {
         #[cfg(test)]
         let allowed = !self.no_frames;
         #[cfg(not(test))]
         let allowed = true;
-        let frame = (allowed && iso.is_none() && inv_mass > 0.0)
-            .then(|| Frame::of(&inv_inertia))
-            .flatten();
-        let vnc = match frame {
-            Some(f) => {
-                self.frame_of.push(self.frames.len() as u32);
-                self.frames.push(f);
-                iso = Some(1.0);
-                Velocity {
-                    lin: vnc.lin,
-                    ang: f.inv * vnc.ang,
-                }
+        macro_rules! cut {
+            ($v:expr) => {{
+                let (a, b) = $v.split_at_mut(mid);
+                (&mut a[from..], b)
+            }};
+        }
+        let (dv0, dv1) = cut!(self.dv);
+        let (pseudo0, pseudo1) = cut!(self.pseudo);
+        let (moved0, moved1) = cut!(self.moved);
+        let (reach0, reach1) = cut!(self.reach);
+        let (v00, v01) = cut!(self.v0);
+        let (vnc0, vnc1) = cut!(self.vnc);
+        let (now0, now1) = cut!(self.vnc_now);
+        let (m0, m1) = cut!(self.inv_mass);
+        let (i0, i1) = cut!(self.inv_inertia);
+        let (iso0, iso1) = cut!(self.iso);
+        let (com0, com1) = cut!(self.com);
+        let (acc0, acc1) = cut!(self.accel);
+        let (body0, body1) = cut!(self.body);
+        let (of0, of1) = cut!(self.frame_of);
+        [
+            Fill {
+                dv: dv0,
+                pseudo: pseudo0,
+                moved: moved0,
+                reach: reach0,
+                v0: v00,
+                vnc: vnc0,
+                vnc_now: now0,
+                inv_mass: m0,
+                inv_inertia: i0,
+                iso: iso0,
+                com: com0,
+                accel: acc0,
+                body: body0,
+                frame_of: of0,
+                frames: &mut self.frames,
+                allowed,
+            },
+            Fill {
+                dv: dv1,
+                pseudo: pseudo1,
+                moved: moved1,
+                reach: reach1,
+                v0: v01,
+                vnc: vnc1,
+                vnc_now: now1,
+                inv_mass: m1,
+                inv_inertia: i1,
+                iso: iso1,
+                com: com1,
+                accel: acc1,
+                body: body1,
+                frame_of: of1,
+                frames: &mut self.frames_after,
+                allowed,
+            },
+        ]
+    }
+
+    /// After [`fill_parts`](Self::fill_parts): the second part's frames after the
+    /// first's, as one thread pushing the bodies in order would have listed them.
+    pub fn join_frames(&mut self, first: usize) {
+        if self.frames_after.is_empty() {
+            return;
+        }
+        let shift = self.frames.len() as u32;
+        for f in &mut self.frame_of[1 + first..] {
+            if *f != u32::MAX {
+                *f += shift;
             }
-            None => {
-                self.frame_of.push(u32::MAX);
-                vnc
-            }
-        };
-        self.vnc.push(vnc);
-        self.vnc_now.push(vnc);
-        self.iso.push(iso);
-        self.com.push(com);
-        self.accel.push(None);
-        self.body.push(body);
-        (self.dv.len() - 1) as u32
+        }
+        self.frames.append(&mut self.frames_after);
     }
 
     /// Body `i`'s angular frame, if it has one.

@@ -719,6 +719,9 @@ pub(crate) struct WideContacts {
     schedule: Schedule,
     /// Each manifold's (first point, point count) when the groups were formed.
     last_points: Vec<(u32, u32)>,
+    /// What the groups read of each solver body when they last read it (`pack`): the
+    /// bits of its inverse mass and isotropic `c`, and its frame.
+    last_bodies: Vec<(u32, u32, u32)>,
     /// Whether per-point passes over the lanes may use the pool (the store's
     /// `ContactStore::pool` of the step, taken in `pack`).
     pool: bool,
@@ -1387,6 +1390,34 @@ impl WideContacts {
         }
     }
 
+    /// Which solver bodies the groups move (`in_groups`) and which the overflow set
+    /// does (`in_overflow`).
+    fn mark_bodies(&mut self, store: &ContactStore, bodies: usize) {
+        self.in_groups.clear();
+        self.in_groups.resize(bodies, false);
+        for g in &self.groups {
+            for l in 0..4 {
+                if g.movable >> l & 1 == 1 {
+                    self.in_groups[g.a[l] as usize] = true;
+                }
+                if g.movable >> (l + 4) & 1 == 1 {
+                    self.in_groups[g.b[l] as usize] = true;
+                }
+            }
+        }
+        self.in_overflow.clear();
+        self.in_overflow.resize(bodies, false);
+        for &m in &self.coloring.overflow {
+            let mi = &store.manifold_inputs[m as usize];
+            for k in [mi.a, mi.b]
+                .into_iter()
+                .filter(|&k| !self.fixed[k as usize])
+            {
+                self.in_overflow[k as usize] = true;
+            }
+        }
+    }
+
     /// Colour the store's manifolds, pack them into groups and build their rows in the
     /// lanes (`wide_build.rs`), from the store's point inputs (after
     /// `ContactStore::gather`) and the solver bodies; `params` are the solve substep's.
@@ -1434,7 +1465,23 @@ impl WideContacts {
         let iso = |i: u32| bodies.iso[i as usize];
         let framed = |i: u32| bodies.frame_of[i as usize] != u32::MAX;
         let mut reuse = self.coloring.reused && store.manifold_points == self.last_points;
-        if reuse {
+        // What the groups read of the bodies, as bits: where no body changed it since
+        // they last read it, the groups hold it already.
+        let read = |i: usize| {
+            let iso = bodies.iso[i].map_or(u32::MAX, f32::to_bits);
+            (bodies.inv_mass[i].to_bits(), iso, bodies.frame_of[i])
+        };
+        let same_bodies = self.last_bodies.len() == bodies.len()
+            && self
+                .last_bodies
+                .iter()
+                .enumerate()
+                .all(|(i, &k)| k == read(i));
+        if !same_bodies {
+            self.last_bodies.clear();
+            self.last_bodies.extend((0..bodies.len()).map(read));
+        }
+        if reuse && !same_bodies {
             // The same colouring over the same manifolds and points: the same groups and
             // lanes, with the same bodies. Only what the bodies may have changed is read
             // again (a body whose inertia stopped or started being isotropic regroups);
@@ -1555,28 +1602,10 @@ impl WideContacts {
             };
             self.plan_wavefront();
         }
-        self.in_groups.clear();
-        self.in_groups.resize(bodies.len(), false);
-        for g in &self.groups {
-            for l in 0..4 {
-                if g.movable >> l & 1 == 1 {
-                    self.in_groups[g.a[l] as usize] = true;
-                }
-                if g.movable >> (l + 4) & 1 == 1 {
-                    self.in_groups[g.b[l] as usize] = true;
-                }
-            }
-        }
-        self.in_overflow.clear();
-        self.in_overflow.resize(bodies.len(), false);
-        for &m in &self.coloring.overflow {
-            let mi = &store.manifold_inputs[m as usize];
-            for k in [mi.a, mi.b]
-                .into_iter()
-                .filter(|&k| !self.fixed[k as usize])
-            {
-                self.in_overflow[k as usize] = true;
-            }
+        // (The same groups over as many bodies mark the same bodies.)
+        let marked = reuse && self.in_groups.len() == bodies.len();
+        if !marked {
+            self.mark_bodies(store, bodies.len());
         }
         // Pairs share slots when no per-group pass splits the groups over threads (the
         // pool's passes are off where there are pairs, above); lone groups share slots

@@ -38,7 +38,7 @@ use crate::joint::rows::{JointParams, JointRows};
 use crate::pgs;
 use crate::reuse::RowReuse;
 use crate::settings::{PenetrationMode, Settings, SweepOrder};
-use crate::solver_body::{Entries, Entry, Plain, Read, SolverBodies, Velocity};
+use crate::solver_body::{Entries, Entry, Fill, NewBody, Plain, Read, SolverBodies, Velocity};
 use crate::stats::{Stage, StepStats};
 use crate::wide::WideContacts;
 
@@ -75,6 +75,9 @@ pub struct World {
     exact_last_step: bool,
     /// The solve just run swept on the pool's threads (its crew's helper answered).
     solved_on_threads: bool,
+    /// How many solver bodies each half of the body order made in the last step's build
+    /// (`World::solver_bodies`).
+    solver_counts: [usize; 2],
     /// This step sweeps the exact mode's islands once over the whole step (`whole_h`)
     /// while the others take their solve substeps: [`World::take_whole_step`].
     apart: bool,
@@ -185,6 +188,7 @@ impl World {
             exact_starts: crate::exact::Starts::default(),
             exact_last_step: false,
             solved_on_threads: false,
+            solver_counts: [0, 0],
             apart: false,
             whole_h: 0.0,
             whole_body: Vec::new(),
@@ -1001,52 +1005,8 @@ impl World {
         };
         // (A step that looked at keeping its rows may have parted them.)
         self.joints_apart = false;
-        let s = &self.settings;
-        self.solver.reset();
-        self.solver_of.fill(0);
-        for &slot in self.bodies.order() {
-            let b = self.bodies.slot(slot);
-            let com = com_at(&b.pose, b.local_com);
-            let u0 = Velocity {
-                lin: b.linear_velocity,
-                ang: b.angular_velocity,
-            };
-            let index = match b.kind {
-                BodyKind::Static => continue,
-                BodyKind::Dynamic if b.sleeping => continue,
-                BodyKind::Dynamic => {
-                    // (The rotation matrix only where `to_world` reads it.)
-                    let m = b.inv_inertia_local;
-                    let inv_i = if crate::integrate::is_isotropic(&m) {
-                        m
-                    } else {
-                        crate::integrate::to_world(Mat3::from_quat(b.pose.rotation), m)
-                    };
-                    // A body under gravity and force alone takes `gravity_only`'s short
-                    // path, as between solve substeps (the same values).
-                    let plain = plain_accel(b, s);
-                    let vnc = match plain {
-                        Some(Plain { accel, gyro: None }) => gravity_only(u0, accel, h),
-                        _ => velocity_without_contact(u0, &force_input(b, s, inv_i), h),
-                    };
-                    let k = self.solver.push(slot, u0, vnc, b.inv_mass, inv_i, com);
-                    self.solver.accel[k as usize] = plain;
-                    self.solver.reach[k as usize] = b.extent + b.local_com.length();
-                    k
-                }
-                BodyKind::Kinematic => {
-                    let u = match b.kinematic_target {
-                        Some(t) => kinematic_velocity(b, t, step_h),
-                        None => u0,
-                    };
-                    let k = self.solver.push(slot, u, u, 0.0, Mat3::ZERO, com);
-                    self.solver.reach[k as usize] = b.extent + b.local_com.length();
-                    k
-                }
-            };
-            self.solver_of[slot as usize] = index;
-        }
-        let params = build_params(s, h, self.split_passes);
+        self.solver_bodies(h, step_h);
+        let params = build_params(&self.settings, h, self.split_passes);
         if !gathered {
             self.gather_again();
         }
@@ -1112,6 +1072,7 @@ impl World {
             && (!exact || partial)
             && (self.stats.overflow == 0 || partial)
             && !self.contacts.bouncy;
+        let halves = self.halves_on_crew(self.contacts.manifold_inputs.len(), PAR_MANIFOLDS);
         let bodies = &self.bodies;
         self.row_reuse.record(
             keepable.then_some((s, h, rayon::current_num_threads())),
@@ -1126,7 +1087,61 @@ impl World {
             }),
             &self.solver.com,
             &self.contacts,
+            halves,
         );
+    }
+
+    /// The solver bodies of the awake dynamic and the kinematic bodies, in body order
+    /// ([`new_solver_body`]). From [`PAR_SOLVER_BODIES`] bodies on a step with a crew
+    /// (`halves_on_crew`) two threads make half the bodies each, into the places the
+    /// last step's counts give each half (`SolverBodies::fill_parts`); where a half
+    /// made another number (a body came, went, fell asleep or woke), both halves are
+    /// made again at the counts found. Every body's entry is its own, so the bits are
+    /// those of one thread.
+    fn solver_bodies(&mut self, h: f32, step_h: f32) {
+        let order = self.bodies.order();
+        let split = self.halves_on_crew(order.len(), PAR_SOLVER_BODIES);
+        let mid = if split { order.len() / 2 } else { order.len() };
+        let (bodies, s) = (&self.bodies, &self.settings);
+        let run = |(mut fill, slots, made): (Fill<'_>, &[u32], &mut usize)| {
+            let mut k = 0;
+            for &slot in slots {
+                if let Some(new) = new_solver_body(bodies.slot(slot), slot, s, (h, step_h)) {
+                    if k < fill.len() {
+                        fill.set(k, &new);
+                    }
+                    k += 1;
+                }
+            }
+            *made = k;
+        };
+        let mut counts = match self.solver_counts {
+            [c0, c1] if c0 + c1 > order.len() => [0, 0],
+            [c0, c1] if !split => [c0 + c1, 0],
+            c => c,
+        };
+        loop {
+            let [f0, f1] = self.solver.fill_parts(counts);
+            let mut made = [0, 0];
+            let [m0, m1] = &mut made;
+            let (low, high) = order.split_at(mid);
+            if split {
+                crate::parallel::both((f0, low, m0), (f1, high, m1), run);
+            } else {
+                run((f0, low, m0));
+                run((f1, high, m1));
+            }
+            if made == counts {
+                break;
+            }
+            counts = made;
+        }
+        self.solver_counts = counts;
+        self.solver.join_frames(counts[0]);
+        self.solver_of.fill(0);
+        for (k, &slot) in self.solver.body.iter().enumerate().skip(1) {
+            self.solver_of[slot as usize] = k as u32;
+        }
     }
 
     /// Keep the rows of an earlier step where what they were made from has not moved
@@ -1908,6 +1923,63 @@ impl World {
     }
 }
 
+/// What a body's solver entry is made from (`World::solver_bodies`), or `None` for a
+/// static or sleeping body (contacts on it point at the dummy).
+fn new_solver_body(b: &Body, slot: u32, s: &Settings, (h, step_h): (f32, f32)) -> Option<NewBody> {
+    let com = com_at(&b.pose, b.local_com);
+    let u0 = Velocity {
+        lin: b.linear_velocity,
+        ang: b.angular_velocity,
+    };
+    let reach = b.extent + b.local_com.length();
+    match b.kind {
+        BodyKind::Static => None,
+        BodyKind::Dynamic if b.sleeping => None,
+        BodyKind::Dynamic => {
+            // (The rotation matrix only where `to_world` reads it.)
+            let m = b.inv_inertia_local;
+            let inv_inertia = if crate::integrate::is_isotropic(&m) {
+                m
+            } else {
+                crate::integrate::to_world(Mat3::from_quat(b.pose.rotation), m)
+            };
+            // A body under gravity and force alone takes `gravity_only`'s short path,
+            // as between solve substeps (the same values).
+            let accel = plain_accel(b, s);
+            let vnc = match accel {
+                Some(Plain { accel, gyro: None }) => gravity_only(u0, accel, h),
+                _ => velocity_without_contact(u0, &force_input(b, s, inv_inertia), h),
+            };
+            Some(NewBody {
+                body: slot,
+                v0: u0,
+                vnc,
+                inv_mass: b.inv_mass,
+                inv_inertia,
+                com,
+                accel,
+                reach,
+            })
+        }
+        BodyKind::Kinematic => {
+            let u = match b.kinematic_target {
+                Some(t) => kinematic_velocity(b, t, step_h),
+                None => u0,
+            };
+            Some(NewBody {
+                body: slot,
+                v0: u,
+                vnc: u,
+                inv_mass: 0.0,
+                inv_inertia: Mat3::ZERO,
+                com,
+                accel: None,
+                reach,
+            })
+        }
+    }
+}
+
 /// The joint rows' parameters for a (sub)step of `h`.
 fn joint_params(s: &Settings, h: f32) -> JointParams {
     JointParams {
@@ -1937,6 +2009,10 @@ const PAR_BODIES: usize = 8192;
 
 /// Solver bodies from which a step with a crew integrates them on two threads.
 const PAR_INTEGRATE: usize = 512;
+
+/// From this many bodies a step with a crew makes its solver bodies on two threads
+/// (`World::solver_bodies`).
+const PAR_SOLVER_BODIES: usize = 512;
 
 /// Manifolds from which a step with a crew checks which moved
 /// (`RowReuse::moved`) on two threads.
