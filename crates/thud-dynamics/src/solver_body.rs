@@ -728,4 +728,64 @@ mod tests {
         assert_eq!(listed(all).len(), slots.len());
         assert!(listed(rest).is_empty());
     }
+
+    #[test]
+    fn bodies_made_in_two_parts_are_those_pushed_in_order() {
+        // Isotropic bodies and bodies in their own frames, on both sides of the cut.
+        let inertia = [
+            Mat3::IDENTITY,
+            Mat3::from_diagonal(Vec3::new(1.0, 2.0, 3.0)),
+            Mat3::from_diagonal(Vec3::splat(0.5)),
+            Mat3::from_diagonal(Vec3::new(3.0, 1.0, 2.0)),
+            Mat3::from_diagonal(Vec3::new(2.0, 2.0, 5.0)),
+        ];
+        let new = |i: usize| {
+            let v = Velocity {
+                lin: Vec3::splat(i as f32),
+                ang: Vec3::new(1.0, i as f32, -2.0),
+            };
+            NewBody {
+                body: 10 + i as u32,
+                v0: v,
+                vnc: v,
+                inv_mass: 1.0 + i as f32,
+                inv_inertia: inertia[i],
+                com: Vec3::splat(-(i as f32)),
+                accel: None,
+                reach: 0.0,
+            }
+        };
+        let mut pushed = SolverBodies::default();
+        pushed.reset();
+        for i in 0..inertia.len() {
+            let b = new(i);
+            pushed.push(b.body, b.v0, b.vnc, b.inv_mass, b.inv_inertia, b.com);
+        }
+        assert_eq!(pushed.frames.len(), 3);
+        let n = inertia.len();
+        let mut made = SolverBodies::default();
+        // (Made again and again over the same arrays, at every cut.)
+        for first in (0..=n).chain([2]) {
+            let [mut low, mut high] = made.fill_parts([first, n - first]);
+            assert_eq!((low.len(), high.len()), (first, n - first));
+            for i in 0..n {
+                if i < first {
+                    low.set(i, &new(i));
+                } else {
+                    high.set(i - first, &new(i));
+                }
+            }
+            made.join_frames(first);
+            assert_eq!(made.len(), pushed.len());
+            assert_eq!(made.body, pushed.body);
+            assert_eq!(made.vnc, pushed.vnc, "velocities in their frames");
+            assert_eq!(made.iso, pushed.iso);
+            assert_eq!(made.frame_of, pushed.frame_of, "cut after {first}");
+            assert_eq!(made.inv_mass, pushed.inv_mass);
+            assert_eq!(made.com, pushed.com);
+            let ls = |b: &SolverBodies| b.frames.iter().map(|f| f.l).collect::<Vec<_>>();
+            assert_eq!(ls(&made), ls(&pushed));
+            assert!(made.dv.iter().all(|v| *v == Velocity::ZERO));
+        }
+    }
 }
