@@ -325,7 +325,7 @@ impl Fill<'_> {
     /// The run's `k`-th body: its `dV`, pseudo-velocity and motion at zero; an
     /// anisotropic dynamic body gets its own angular frame (module notes), whose `vnc`
     /// is then kept in it.
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, k: usize, b: &NewBody) {
         self.dv[k] = Velocity::ZERO;
         self.pseudo[k] = Velocity::ZERO;

@@ -1925,6 +1925,7 @@ impl World {
 
 /// What a body's solver entry is made from (`World::solver_bodies`), or `None` for a
 /// static or sleeping body (contacts on it point at the dummy).
+#[inline(always)]
 fn new_solver_body(b: &Body, slot: u32, s: &Settings, (h, step_h): (f32, f32)) -> Option<NewBody> {
     let com = com_at(&b.pose, b.local_com);
     let u0 = Velocity {
