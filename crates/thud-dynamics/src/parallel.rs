@@ -122,11 +122,13 @@ const STALL: Duration = Duration::from_micros(300);
 /// Solves that run on one thread after one whose threads stalled, at first; each stall
 /// in a row doubles it, up to [`COOLING_MAX`] (about four seconds of steps at the
 /// default four solves a step), and a solve on the threads without a stall sets it back.
-/// A lone stall (the hypervisor took the core a moment) costs a few steps on one thread;
+/// A lone stall (the hypervisor took the core a moment) costs one step on one thread
+/// (sixteen solves at first, as before, cost four, and a shared host's rare stalls
+/// then held `pyramid_100`'s two-thread step at one thread for 3–4 % of its steps);
 /// on a machine whose other core stays busy, where a sweep that waits on a descheduled
 /// thread costs a time slice of the scheduler (milliseconds) at every wait, the threads
 /// are tried less and less often.
-const COOLING: u32 = 16;
+const COOLING: u32 = 4;
 const COOLING_MAX: u32 = 1024;
 
 /// How long a crew's helper waits with nothing to do before it leaves the step
