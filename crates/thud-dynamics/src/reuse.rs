@@ -357,16 +357,6 @@ mod tests {
             store,
             false,
         );
-        // The arms of the store's two halves, as one thread's.
-        let whole = r.arms.clone();
-        r.record(
-            Some((&s, 0.25, 1)),
-            inertia.into_iter().map(|m| (m, Quat::IDENTITY)),
-            &COM,
-            store,
-            true,
-        );
-        assert_eq!(r.arms, whole);
         (r, s)
     }
 
@@ -463,5 +453,53 @@ mod tests {
         store.manifold_inputs[0].friction = 0.6;
         store.manifold_source[0] = 8;
         assert!(!r.same_manifolds(&store), "another narrowphase manifold");
+    }
+
+    #[test]
+    fn the_arms_recorded_in_two_halves_are_those_recorded_whole() {
+        // Three manifolds of 2, 3 and 1 points on bodies 1 and 2, then 2 and 1.
+        let mut store = ContactStore::default();
+        for (m, (a, b, n)) in [(1, 2, 2), (2, 1, 3), (1, 2, 1)].into_iter().enumerate() {
+            let first = store.inputs.len() as u32;
+            store.manifold_inputs.push(ManifoldInput {
+                a,
+                b,
+                normal: Vec3::Y,
+                friction: 0.6,
+                restitution: 0.0,
+            });
+            store.manifold_points.push((first, n));
+            store.manifold_source.push(m as u32);
+            for k in 0..n {
+                store.inputs.push(PointInput {
+                    point: Vec3::new(k as f32, m as f32, 0.5),
+                    separation: 0.0,
+                    warm: [0.0; 3],
+                    manifold: m as u32,
+                });
+            }
+        }
+        let s = Settings::default();
+        let inertia = [Mat3::ZERO, Mat3::IDENTITY, Mat3::IDENTITY];
+        let mut r = RowReuse::default();
+        let mut arms = Vec::new();
+        for halves in [false, true, false] {
+            r.record(
+                Some((&s, 0.25, 1)),
+                inertia.into_iter().map(|m| (m, Quat::IDENTITY)),
+                &COM,
+                &store,
+                halves,
+            );
+            arms.push(r.arms.clone());
+        }
+        assert_eq!(arms[0].len(), 6);
+        // (Point 3: the second of manifold 1, at (1, 1, 0.5), on bodies 2 then 1.)
+        assert_eq!(
+            arms[0][3],
+            [Vec3A::new(1.0, 0.5, 0.5), Vec3A::new(1.0, 1.5, 0.5)]
+        );
+        assert_eq!(arms[1], arms[0], "halves against whole");
+        assert_eq!(arms[2], arms[0], "whole again over the halves' array");
     }
 }

@@ -25,7 +25,9 @@
 //! zero: a contact against the ground runs the same code as a contact between two boxes
 //! and adds `0` to `dv[0]` (Box2D v3's trick). Kinematic bodies get their own entry (their
 //! velocity enters `b` through `vnc`) with zero inverse mass, so they too stay unmoved by
-//! impulses. The arrays are reused from step to step (cleared, never freed).
+//! impulses. The arrays are reused from step to step (resized to the step's bodies, never
+//! freed), and a step with a crew makes half the bodies on each thread
+//! ([`SolverBodies::fill_parts`]).
 //!
 //! **A body's own angular frame.** A dynamic body whose world inverse inertia is not
 //! `c·1` (a plank, a capsule: most bodies of a game) keeps its angular velocities in the
@@ -393,10 +395,9 @@ impl SolverBodies {
         let mid = mid.clamp(1.min(n), n);
         let lo = 1.min(mid);
         macro_rules! cut {
-            ($v:expr) => {{
-                let (a, b) = $v[..n].split_at_mut(mid);
-                (&mut a[lo..], b)
-            }};
+            ($v:expr) => {
+                cut_at(&mut $v[..n], lo, mid)
+            };
         }
         let (dv0, dv1) = cut!(self.dv);
         let (pseudo0, pseudo1) = cut!(self.pseudo);
@@ -538,8 +539,7 @@ impl SolverBodies {
             accel: None,
             reach: 0.0,
         };
-        let mid = self.len().min(1);
-        let [mut first, _] = self.split_from(0, mid);
+        let [mut first, _] = self.split_from(0, 1);
         first.set(0, &dummy);
     }
 
@@ -555,10 +555,9 @@ impl SolverBodies {
         #[cfg(not(test))]
         let allowed = true;
         macro_rules! cut {
-            ($v:expr) => {{
-                let (a, b) = $v.split_at_mut(mid);
-                (&mut a[from..], b)
-            }};
+            ($v:expr) => {
+                cut_at(&mut $v, from, mid)
+            };
         }
         let (dv0, dv1) = cut!(self.dv);
         let (pseudo0, pseudo1) = cut!(self.pseudo);
@@ -664,6 +663,13 @@ pub(crate) fn velocity_bits<'a>(v: impl IntoIterator<Item = &'a Velocity>) -> Ve
         .flatten()
         .map(f32::to_bits)
         .collect()
+}
+
+/// `v[from..mid]` and `v[mid..]`, apart: one array's share of each of two runs of
+/// solver bodies ([`SolverBodies::halves`], [`SolverBodies::fill_parts`]).
+fn cut_at<T>(v: &mut [T], from: usize, mid: usize) -> (&mut [T], &mut [T]) {
+    let (a, b) = v.split_at_mut(mid);
+    (&mut a[from..], b)
 }
 
 #[cfg(test)]
