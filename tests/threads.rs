@@ -156,6 +156,58 @@ fn pyramid_100_in_the_block_order_is_bitwise_identical_on_1_and_2_threads() {
     assert_eq!(two, one, "2 threads differ from 1");
 }
 
+/// `pyramid_40` building its rows every step, whose solver bodies two threads make
+/// half each (`World::solver_bodies`, sized by the last step's counts), while bodies come
+/// and go: a plank (a body in its own angular frame) dropped on the pyramid, the top box
+/// taken away, a box of the base made static and then dynamic again. Each change moves
+/// the counts of the halves, so the build makes them again at the counts found. One and
+/// two threads end in the same bits, with solves on two threads.
+#[test]
+fn bodies_that_come_and_go_on_two_threads_end_as_on_one() {
+    use glam::Vec3;
+    use thud_dynamics::{BodyBuilder, BodyKind, Collider};
+    let settings = Settings {
+        reuse_rows_within: 0.0,
+        ..Settings::without_sleeping()
+    };
+    let run = |threads: usize| {
+        on_pool(threads, || {
+            let scene = thud_scene::standard("pyramid_40").expect("standard scene");
+            let (mut world, mut handles) = scene_world::world(&scene, settings.clone());
+            let mut threaded = 0;
+            for step in 0..60 {
+                match step {
+                    10 => {
+                        let plank = BodyBuilder::dynamic()
+                            .position(Vec3::new(0.3, 42.0, 0.0))
+                            .collider(Collider::cuboid(Vec3::new(1.5, 0.1, 0.4)));
+                        handles.push(world.add_body(plank).expect("plank"));
+                    }
+                    20 => {
+                        let top = handles.remove(handles.len() - 2);
+                        world.remove_body(top).expect("remove the top box");
+                    }
+                    30 => world
+                        .set_body_kind(handles[0], BodyKind::Static)
+                        .expect("static"),
+                    40 => world
+                        .set_body_kind(handles[0], BodyKind::Dynamic)
+                        .expect("dynamic"),
+                    _ => {}
+                }
+                world.step().expect("step");
+                threaded += world.stats().threaded_solves;
+            }
+            (scene_world::state_hash(&world, &handles), threaded)
+        })
+    };
+    let (one, threaded) = run(1);
+    assert_eq!(threaded, 0);
+    let (two, threaded) = run(2);
+    assert!(threaded >= 40, "{threaded} of 240 solves on two threads");
+    assert_eq!(two, one, "2 threads differ from 1");
+}
+
 /// Worlds stepped side by side on one two-thread pool (a game stepping several scenes
 /// in a `par_iter`): each step of a cut `pyramid_40` broadcasts its crew while the
 /// others' steps run on the same two threads, nested in each other's helpers. Every
