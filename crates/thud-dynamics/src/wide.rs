@@ -1466,12 +1466,14 @@ impl WideContacts {
         let framed = |i: u32| bodies.frame_of[i as usize] != u32::MAX;
         let mut reuse = self.coloring.reused && store.manifold_points == self.last_points;
         // What the groups read of the bodies, as bits: where no body changed it since
-        // they last read it, the groups hold it already.
+        // they last read it, the groups hold it already. (Groups made anew read every
+        // body: then it is only recorded.)
         let read = |i: usize| {
             let iso = bodies.iso[i].map_or(u32::MAX, f32::to_bits);
             (bodies.inv_mass[i].to_bits(), iso, bodies.frame_of[i])
         };
-        let same_bodies = self.last_bodies.len() == bodies.len()
+        let same_bodies = reuse
+            && self.last_bodies.len() == bodies.len()
             && self
                 .last_bodies
                 .iter()
