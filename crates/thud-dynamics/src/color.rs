@@ -75,6 +75,17 @@ const NONE: u32 = u32::MAX;
 /// sweeps by 5 % but lengthens its median step by 5 %: the schedule costs more.)
 const LIST_AFTER: u32 = 8;
 
+/// How far a level of the list schedule reaches for manifolds to fill its lanes: up
+/// to this many levels of urgency (`alap`) past its most urgent one. A manifold ready
+/// long before it is needed (a box's contact with the ground, ready at once, whose
+/// box meets its next manifold a hundred levels on across a wide row) stays near
+/// that next one instead of filling an early level. Each body's manifolds then lie a
+/// few units apart in the sweep, so the wavefront of sweeps (`wide.rs`) follows a few
+/// tiles behind: unbounded, `pyramid_100`'s first tiles reached 77 tiles ahead, and
+/// the next sweep waited until the one before had streamed most of region 0 through
+/// the cache (*Fills kept near their bodies* in `docs/performance.md`).
+const FILL_AHEAD: usize = 16;
+
 /// From this many manifolds in the sequential order, the sweep runs in two regions
 /// (see [`Coloring::regions`]).
 pub(crate) const REGION_MIN: usize = 1024;
@@ -464,15 +475,17 @@ impl Coloring {
     /// a schedule of `levels` levels (the longest chain) is one before its earliest
     /// successor's latest (`alap`): its urgency. A manifold is ready once its previous
     /// manifold on each body is placed; each level takes the most urgent ready one, then
-    /// up to `lanes − 1` more, most urgent first, among those with no more points than
-    /// it (a unit runs as many wide points as its longest manifold has), then any. A
-    /// manifold still goes after its previous and before its next manifold on each
-    /// body, so the sweep is the sequential sweep to the bit; only fewer lanes run
-    /// empty, and no level leaves a group alone that could have run beside another.
-    /// A one-box-deep pyramid's side contacts chain each row from end to end, so few
-    /// manifolds are ready at its first and last levels (`pyramid_40`: 361 units of
-    /// one or two groups with levels of the longest chain, whole groups of four each,
-    /// 336 units so).
+    /// up to `lanes − 1` more, most urgent first and no more than [`FILL_AHEAD`] levels
+    /// of urgency past it, among those with no more points than it (a unit runs as many
+    /// wide points as its longest manifold has), then any. A manifold still goes after
+    /// its previous and before its next manifold on each body, so the sweep is the
+    /// sequential sweep to the bit; only fewer lanes run empty, and no level leaves a
+    /// group alone that could have run beside another within reach. (Which manifolds
+    /// share a group does decide which rows a step keeps, `reuse.rs`, so the levels'
+    /// fill is part of a scene's path.) A one-box-deep pyramid's side contacts chain
+    /// each row from end to end, so few manifolds are ready at its first and last
+    /// levels (`pyramid_40`: 361 units of one or two groups with levels of the longest
+    /// chain, whole groups of four each, 339 units so).
     fn list_schedule(&mut self, pairs: &[(u32, u32, u32)], levels: usize, base: usize) -> usize {
         if levels == 0 {
             return 0;
@@ -531,7 +544,7 @@ impl Coloring {
             let most = self.points[first as usize];
             for any in [false, true] {
                 let mut at = next_filled(&self.filled, lo);
-                while let Some(j) = at.filter(|_| placed.len() < lanes) {
+                while let Some(j) = at.filter(|&j| placed.len() < lanes && j <= lo + FILL_AHEAD) {
                     let bucket = &mut self.ready[j];
                     let mut i = 0;
                     while i < bucket.len() && placed.len() < lanes {
@@ -956,6 +969,36 @@ mod tests {
         assert_eq!(sizes(&c), [2, 2, 1]);
         assert!([0, 1].iter().all(|m| c.colors[0].contains(m)));
         assert!([2, 3].iter().all(|m| c.colors[1].contains(m)));
+    }
+
+    /// A row of 200 boxes on the ground, each touching the next: the contacts with the
+    /// ground are all ready at once, but each box's side contact waits for the chain
+    /// along the row. A level fills its lanes only from manifolds needed within
+    /// `FILL_AHEAD` levels, so each box meets its ground and side contacts a few
+    /// levels apart, not up to 200 (and the sweep is still the sequential one).
+    #[test]
+    fn a_level_fills_its_lanes_only_from_manifolds_needed_soon() {
+        let boxes = 200u32;
+        let n = boxes as usize + 1;
+        let mut fixed = vec![false; n];
+        fixed[0] = true;
+        let mut pairs: Vec<(u32, u32)> = (1..=boxes).map(|x| (0, x)).collect();
+        pairs.extend((1..boxes).map(|x| (x, x + 1)));
+        let mut c = Coloring::default();
+        c.build(of(&pairs), &fixed, SweepOrder::Sequential, 8);
+        check_levels(&c, &pairs, &fixed);
+        let level = levels_of(&c, &pairs, &fixed);
+        let apart = (1..boxes as usize)
+            .map(|x| level[boxes as usize + x - 1] - level[x - 1])
+            .max()
+            .unwrap();
+        // (171 levels apart when a level took any ready manifold.)
+        assert!(
+            apart <= FILL_AHEAD + 2,
+            "ground and side contacts {apart} levels apart"
+        );
+        // The chain along the row takes a level each: no more levels for that.
+        assert_eq!(c.used(), boxes as usize);
     }
 
     #[test]
