@@ -56,9 +56,12 @@
 //! ([`Schedule::run_blocks`]) run the two regions' units only: the regions share no
 //! body, so no task waits on the other part, and each thread runs its part's tasks in
 //! the one-thread wavefront's order ([`wavefront`]), with the reach of each tile within
-//! its part (`Schedule::plan_blocks`). The caller then runs the seam's sweeps. The rows'
-//! build and the split pass keep the dependency order above: with the seam last, every
-//! body still meets its units in the order of one sweep.
+//! its part (`Schedule::plan_blocks`). The seam's sweeps follow on whichever thread
+//! first finds region 0 done and region 1's units on a seam body swept for the last
+//! time, early in part 1: that thread sweeps the seam while the other may still sweep
+//! the rest of region 1, which shares no body with it. The rows' build and the split
+//! pass keep the dependency order above: with the seam last, every body still meets
+//! its units in the order of one sweep.
 //!
 //! **A crew for the step.** A step that uses the pool keeps a second pool thread at hand
 //! ([`Crew`]): the sweeps' jobs reach it in well under a microsecond instead of the
@@ -401,6 +404,9 @@ pub(crate) struct Schedule {
     block_len: Vec<u32>,
     block_tiles: Vec<u32>,
     block_reach: Vec<u32>,
+    /// The block order's units of region 1 on a seam body (`color::SLICE_PARTS`' second
+    /// slice): the first `seam_waits` units of part 1, whose sweeps the seam's wait for.
+    seam_waits: u32,
 }
 
 /// A counter on a cache line of its own.
@@ -433,6 +439,7 @@ impl Clone for Schedule {
             block_len: self.block_len.clone(),
             block_tiles: self.block_tiles.clone(),
             block_reach: self.block_reach.clone(),
+            seam_waits: self.seam_waits,
         }
     }
 }
@@ -551,6 +558,7 @@ impl Schedule {
         self.block_len.clear();
         if let Some(from) = seam_from.filter(|_| by_region) {
             self.plan_blocks(units, groups, bodies, from);
+            self.seam_waits = regions[1] - regions[0];
         }
         // Progress is kept per slot (position in `parts`), so each thread writes its own
         // run of counters and only the rare cross-part waits read another's.
@@ -813,20 +821,57 @@ impl Schedule {
     }
 
     /// The block order's sweeps (`Schedule::plan_blocks`): `task(s, u)` for `sweeps`
-    /// sweeps `s` over every unit `u` of the parts but the seam's. The parts share no
+    /// sweeps `s` over every unit `u`, the seam's after the parts'. The parts share no
     /// body, so they wait for nothing of each other: each thread claims a part and runs
-    /// its units as the one-thread wavefront does (`wide::WideContacts::solve`), sweep
-    /// `s` on a tile as soon as sweep `s − 1` has passed the last tile on its bodies; a
-    /// thread whose part is done claims any part left, then waits for the others (and
-    /// marks a stall, [`STALL`], where their thread runs no task). The seam's sweeps are
-    /// the caller's to run after.
+    /// its units before the seam as the one-thread wavefront does
+    /// (`wide::WideContacts::solve`), sweep `s` on a tile as soon as sweep `s − 1` has
+    /// passed the last tile on its bodies.
+    ///
+    /// The seam's units (part 0's tail) touch bodies of region 0 and of region 1's units
+    /// on a seam body (the first [`seam_waits`](Self) units of part 1), and none of the
+    /// rest of region 1. So their sweeps run as soon as both are done — region 0 at the
+    /// end of part 0, those units of region 1 when part 1's wavefront has run its last
+    /// sweep over them, early in its part — on whichever thread first finds them so,
+    /// while the other may still sweep the rest of region 1. Every body meets its units
+    /// in the order of the regions' sweeps followed by the seam's, as on one thread.
+    ///
+    /// A thread whose work is done claims any part left, then waits for the others (and
+    /// marks a stall, [`STALL`], where their thread runs no task).
     fn run_blocks(&mut self, sweeps: u32, task: impl Fn(u32, usize) + Sync) {
         for c in &mut self.claimed {
             *c.get_mut() = false;
         }
         let this = &*self;
         let parts = this.claimed.len();
+        let seam = &this.parts
+            [(this.part_start[0] + this.block_len[0]) as usize..this.part_start[1] as usize];
+        // Region 1's last unit on a seam body: its last sweep frees the seam's.
+        let gate = (this.seam_waits > 0)
+            .then(|| this.parts[(this.part_start[1] + this.seam_waits - 1) as usize]);
         let finished = std::sync::atomic::AtomicUsize::new(0);
+        let region_0 = AtomicBool::new(false);
+        let seam_free = AtomicBool::new(gate.is_none());
+        let seam_taken = AtomicBool::new(seam.is_empty());
+        let seam_done = AtomicBool::new(seam.is_empty());
+        let run_seam = || {
+            if !(region_0.load(Ordering::Acquire) && seam_free.load(Ordering::Acquire))
+                || seam_taken.swap(true, Ordering::AcqRel)
+            {
+                return;
+            }
+            // (Part 0's thread is done with its counter: the seam's tasks count there.)
+            let tasks = &this.progress[0].0;
+            for s in 0..sweeps {
+                for &u in seam {
+                    task(s, u as usize);
+                    tasks.store(
+                        tasks.load(Ordering::Relaxed).wrapping_add(1),
+                        Ordering::Relaxed,
+                    );
+                }
+            }
+            seam_done.store(true, Ordering::Release);
+        };
         let worker = || {
             while let Some(k) = (0..parts).find(|&k| !this.claimed[k].swap(true, Ordering::AcqRel))
             {
@@ -840,15 +885,23 @@ impl Schedule {
                         tasks.load(Ordering::Relaxed).wrapping_add(1),
                         Ordering::Relaxed,
                     );
+                    if s + 1 == sweeps && Some(u) == gate {
+                        seam_free.store(true, Ordering::Release);
+                    }
                 });
+                if k == 0 {
+                    region_0.store(true, Ordering::Release);
+                }
                 finished.fetch_add(1, Ordering::AcqRel);
+                run_seam();
             }
             // The other part's thread may have lost its core (another process runs on
             // it): a wait that sees no task run for `STALL` sends the next solves to one
             // thread (`threads_now`), as a wait of the dependency order does.
             let mut watch = StallWatch::default();
             let mut spins = 0u32;
-            while finished.load(Ordering::Acquire) < parts {
+            while finished.load(Ordering::Acquire) < parts || !seam_done.load(Ordering::Acquire) {
+                run_seam();
                 if spins < 128 {
                     std::hint::spin_loop();
                     spins += 1;
@@ -875,8 +928,8 @@ impl Schedule {
     /// from unit to unit as it does `dV`; the sums and the write-back touch only the
     /// unit's own wide points and its lanes' manifolds.
     ///
-    /// In the block order ([`run_blocks`](Self::run_blocks)) the seam's units are left
-    /// out: their sweeps are the caller's to run after (`WideContacts::solve`).
+    /// In the block order ([`run_blocks`](Self::run_blocks)) the seam's units take their
+    /// sweeps after the regions' units they share bodies with.
     #[allow(clippy::too_many_arguments)]
     pub fn velocity_sweeps(
         &mut self,

@@ -73,9 +73,11 @@
 //!   block order:      (R0 R1s R1)³  then  (S)³
 //! ```
 //!
-//! On one thread the regions' sweeps are one wavefront; on two, each region's is a
-//! wavefront of its own thread with no wait on the other (`parallel.rs`, *Blocks*), so
-//! the two threads keep the one-thread wavefront's use of the cache. A correction
+//! On one thread the regions' sweeps are one wavefront and the seam's follow
+//! (`seam_sweeps`); on two, each region's is a wavefront of its own thread with no wait
+//! on the other, and the seam's run on the first thread free once the units it meets
+//! are swept (`parallel.rs`, *Blocks*), so the two threads keep the one-thread
+//! wavefront's use of the cache. A correction
 //! crosses the seam once a solve instead of once a sweep; that costs stiffness, which is
 //! why only the largest sweeps take this order (`docs/performance.md`, *The block
 //! order for the largest sweeps*).
@@ -2123,9 +2125,9 @@ impl WideContacts {
                 dv,
                 (iterations, friction_stride),
                 omega,
-                (last.reborrow(), fresh.as_ref()),
+                (last, fresh.as_ref()),
             );
-            self.seam_sweeps(dv, sweeps, omega, last, fresh.as_ref());
+            // (The schedule sweeps the seam too, after the regions' units it meets.)
             dv[0] = Velocity::ZERO;
             // The overflow set's islands share no body with the groups: their sweeps
             // after all of the groups' give every body its serial updates.
@@ -2182,7 +2184,8 @@ impl WideContacts {
     /// The block order's seam (`seam_from`; nothing without one): after the regions'
     /// sweeps, the seam's units take the solve's `iterations` sweeps, refreshed first
     /// where the regions' units were refreshed in their first sweep (`fresh`), the last
-    /// sweep with `last`'s work — on this thread, on either pool.
+    /// sweep with `last`'s work — after the one-thread wavefront (the threads' schedule
+    /// sweeps the seam itself, `Schedule::run_blocks`).
     fn seam_sweeps(
         &mut self,
         dv: &mut [Velocity],
