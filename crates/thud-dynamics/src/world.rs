@@ -20,7 +20,6 @@
 use std::time::Instant;
 
 use glam::{Mat3, Quat, Vec3};
-use rayon::prelude::*;
 use thud_collide::{Aabb, BroadPhase, NarrowPhase, Pose};
 
 use crate::body::{Body, BodyBuilder, BodyHandle, BodyKind, BodySet, com_at, origin_at};
@@ -132,8 +131,9 @@ pub struct World {
     dirty: Vec<u32>,
     /// Whether this step uses the rayon pool (`uses_pool`).
     pool: bool,
-    /// The moving colliders' new poses and boxes, made on the pool (`broad_phase`).
-    collider_boxes: Vec<(u32, Pose, Aabb, Vec3)>,
+    /// The moving colliders' new poses and boxes, each half of the body order's made
+    /// on one of the crew's threads (`World::make_collider_boxes`).
+    collider_boxes: [Vec<(u32, Pose, Aabb, Vec3)>; 2],
     /// Build every point's scalar rows where the exact mode reads only its islands'
     /// (the unit test that compares the two).
     #[cfg(test)]
@@ -213,7 +213,7 @@ impl World {
             stats: StepStats::default(),
             dirty: Vec::new(),
             pool: false,
-            collider_boxes: Vec::new(),
+            collider_boxes: Default::default(),
             #[cfg(test)]
             all_scalar_rows: false,
             #[cfg(test)]
@@ -799,11 +799,11 @@ impl World {
     }
 
     fn broad_phase(&mut self) {
-        // On the pool, the moving colliders' poses and boxes are made in parallel
-        // (in body order), then handed to the broadphase in that order on this thread.
-        let pool = self.pool_now();
-        let split = pool && self.bodies.order().len() >= PAR_BODIES;
-        self.broad.set_parallel(pool);
+        // With the step's crew, the moving colliders' poses and boxes are made by the
+        // two threads, each for one half of the body order, then handed to the
+        // broadphase in body order on this thread (`make_collider_boxes`).
+        let halves = self.pool && self.bodies.order().len() >= PAR_BODIES;
+        self.broad.set_parallel(self.pool_now());
         let mut changed = false;
         for i in 0..self.bodies.order().len() {
             let slot = self.bodies.order()[i];
@@ -820,34 +820,12 @@ impl World {
                     self.broad.set_moving(k, moving);
                 }
             }
-            if moving && !split {
+            if moving && !halves {
                 self.refresh_colliders(slot);
             }
         }
-        if split {
-            let (bodies, colliders, moving) = (&self.bodies, &self.colliders, &self.moving);
-            let (margin, dt) = (self.settings.contact_margin, self.settings.dt);
-            let mut boxes = std::mem::take(&mut self.collider_boxes);
-            boxes.clear();
-            boxes.par_extend(
-                bodies
-                    .order()
-                    .par_iter()
-                    .filter(|&&slot| moving[slot as usize])
-                    .flat_map_iter(|&slot| {
-                        let b = bodies.slot(slot);
-                        let ahead = b.linear_velocity * (AHEAD_STEPS * dt);
-                        b.collider_keys.iter().map(move |&k| {
-                            let (pose, aabb) = collider_box(colliders, k, b, margin);
-                            (k, pose, aabb, ahead)
-                        })
-                    }),
-            );
-            for &(k, pose, aabb, ahead) in &boxes {
-                self.colliders.poses[k as usize] = pose;
-                self.broad.update_moving(k, aabb, ahead);
-            }
-            self.collider_boxes = boxes;
+        if halves {
+            self.make_collider_boxes();
         }
         self.island_bodies_changed = changed;
         let mut dirty = std::mem::take(&mut self.dirty);
@@ -863,6 +841,37 @@ impl World {
             let (sa, sb) = (cb[a as usize], cb[b as usize]);
             sa != sb && (dynamic[sa as usize] || dynamic[sb as usize]) && !joints.excludes(sa, sb)
         });
+    }
+
+    /// The moving colliders' poses and boxes, made for each half of the body order on
+    /// one of the crew's two threads (`parallel::both`; one after the other without a
+    /// helper), then handed to the broadphase in body order: the same calls, in the
+    /// same order, as `refresh_colliders` body by body.
+    fn make_collider_boxes(&mut self) {
+        let (bodies, colliders, moving) = (&self.bodies, &self.colliders, &self.moving);
+        let (margin, dt) = (self.settings.contact_margin, self.settings.dt);
+        let [mut first, mut second] = std::mem::take(&mut self.collider_boxes);
+        let order = bodies.order();
+        let (a, b) = order.split_at(order.len() / 2);
+        crate::parallel::both((a, &mut first), (b, &mut second), |(slots, out)| {
+            out.clear();
+            for &slot in slots {
+                if !moving[slot as usize] {
+                    continue;
+                }
+                let b = bodies.slot(slot);
+                let ahead = b.linear_velocity * (AHEAD_STEPS * dt);
+                for &k in &b.collider_keys {
+                    let (pose, aabb) = collider_box(colliders, k, b, margin);
+                    out.push((k, pose, aabb, ahead));
+                }
+            }
+        });
+        for &(k, pose, aabb, ahead) in first.iter().chain(&second) {
+            self.colliders.poses[k as usize] = pose;
+            self.broad.update_moving(k, aabb, ahead);
+        }
+        self.collider_boxes = [first, second];
     }
 
     fn narrow_phase(&mut self) {
@@ -2005,8 +2014,9 @@ enum Rows {
 /// (`BroadPhase::update_moving`).
 const AHEAD_STEPS: f32 = 4.0;
 
-/// Bodies from which a step on the pool makes its colliders' boxes in parallel.
-const PAR_BODIES: usize = 8192;
+/// Bodies from which a step with a crew makes its colliders' boxes on two threads
+/// (`World::make_collider_boxes`).
+const PAR_BODIES: usize = 1024;
 
 /// Solver bodies from which a step with a crew integrates them on two threads.
 const PAR_INTEGRATE: usize = 512;
