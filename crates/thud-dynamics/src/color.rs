@@ -83,7 +83,8 @@ const LIST_AFTER: u32 = 8;
 /// few units apart in the sweep, so the wavefront of sweeps (`wide.rs`) follows a few
 /// tiles behind: unbounded, `pyramid_100`'s first tiles reached 77 tiles ahead, and
 /// the next sweep waited until the one before had streamed most of region 0 through
-/// the cache (*Fills kept near their bodies* in `docs/performance.md`).
+/// the cache (`docs/performance.md`, *Fills kept near their bodies, and the seam
+/// beside region 1*).
 const FILL_AHEAD: usize = 16;
 
 /// From this many manifolds in the sequential order, the sweep runs in two regions
