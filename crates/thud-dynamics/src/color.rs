@@ -75,16 +75,23 @@ const NONE: u32 = u32::MAX;
 /// sweeps by 5 % but lengthens its median step by 5 %: the schedule costs more.)
 const LIST_AFTER: u32 = 8;
 
-/// How far a level of the list schedule reaches for manifolds to fill its lanes: up
-/// to this many levels of urgency (`alap`) past its most urgent one. A manifold ready
-/// long before it is needed (a box's contact with the ground, ready at once, whose
-/// box meets its next manifold a hundred levels on across a wide row) stays near
-/// that next one instead of filling an early level. Each body's manifolds then lie a
-/// few units apart in the sweep, so the wavefront of sweeps (`wide.rs`) follows a few
-/// tiles behind: unbounded, `pyramid_100`'s first tiles reached 77 tiles ahead, and
-/// the next sweep waited until the one before had streamed most of region 0 through
-/// the cache (`docs/performance.md`, *Fills kept near their bodies, and the seam
-/// beside region 1*).
+/// How far a level of the list schedule reaches for manifolds to fill its lanes, in a
+/// sweep of at least [`BLOCK_MIN`] manifolds: up to this many levels of urgency
+/// (`alap`) past its most urgent one. A manifold ready long before it is needed (a
+/// box's contact with the ground, ready at once, whose box meets its next manifold a
+/// hundred levels on across a wide row) stays near that next one instead of filling
+/// an early level. Each body's manifolds then lie a few units apart in the sweep, so
+/// the wavefront of sweeps (`wide.rs`) follows a few tiles behind: unbounded,
+/// `pyramid_100`'s first tiles reached 77 tiles ahead, and the next sweep waited until
+/// the one before had streamed most of region 0 through the cache.
+///
+/// Smaller sweeps keep the unbounded fill: their rows stay in a core's cache, where
+/// the reach costs little, and there the contacts ready at once (a heap's or a wall's
+/// on the ground, which rarely move) fill units of their own, whose rows a step keeps
+/// (`reuse.rs`). With the window on every sweep `pile_1000` kept its rows on 55 steps
+/// of 600 instead of 65 and its resting steps took 1–3 % longer, `pyramid_40` kept them
+/// on 550 instead of 568 (`docs/performance.md`, *Fills kept near their bodies, and
+/// the seam beside region 1*).
 const FILL_AHEAD: usize = 16;
 
 /// From this many manifolds in the sequential order, the sweep runs in two regions
@@ -176,6 +183,12 @@ pub(crate) struct Coloring {
     /// Scratch: manifold ends per front; the seam's manifolds by first-fit colour,
     /// `colour << 32 | manifold`.
     seam_keys: Vec<u64>,
+    /// How many levels past its most urgent manifold a level of this build's list
+    /// schedule fills its lanes from ([`FILL_AHEAD`] from [`BLOCK_MIN`] manifolds).
+    fill_ahead: usize,
+    /// The tests' [`BLOCK_MIN`] for the fill window (`None`: the constant).
+    #[cfg(test)]
+    fill_from: Option<usize>,
 }
 
 impl Coloring {
@@ -241,6 +254,15 @@ impl Coloring {
             }
         }
         let n = input.len() + self.overflow.len();
+        #[cfg(test)]
+        let fill_from = self.fill_from.unwrap_or(BLOCK_MIN);
+        #[cfg(not(test))]
+        let fill_from = BLOCK_MIN;
+        self.fill_ahead = if input.len() >= fill_from {
+            FILL_AHEAD
+        } else {
+            usize::MAX / 2
+        };
         self.region_ends.clear();
         match order {
             // Only a colouring that is list-scheduled (one that stands, or the first)
@@ -476,8 +498,8 @@ impl Coloring {
     /// a schedule of `levels` levels (the longest chain) is one before its earliest
     /// successor's latest (`alap`): its urgency. A manifold is ready once its previous
     /// manifold on each body is placed; each level takes the most urgent ready one, then
-    /// up to `lanes − 1` more, most urgent first and no more than [`FILL_AHEAD`] levels
-    /// of urgency past it, among those with no more points than it (a unit runs as many
+    /// up to `lanes − 1` more, most urgent first (in a sweep of at least [`BLOCK_MIN`]
+    /// manifolds, no more than [`FILL_AHEAD`] levels of urgency past it), among those with no more points than it (a unit runs as many
     /// wide points as its longest manifold has), then any. A manifold still goes after
     /// its previous and before its next manifold on each body, so the sweep is the
     /// sequential sweep to the bit; only fewer lanes run empty, and no level leaves a
@@ -486,7 +508,7 @@ impl Coloring {
     /// fill is part of a scene's path.) A one-box-deep pyramid's side contacts chain
     /// each row from end to end, so few manifolds are ready at its first and last
     /// levels (`pyramid_40`: 361 units of one or two groups with levels of the longest
-    /// chain, whole groups of four each, 339 units so).
+    /// chain, whole groups of four each, 337 units so).
     fn list_schedule(&mut self, pairs: &[(u32, u32, u32)], levels: usize, base: usize) -> usize {
         if levels == 0 {
             return 0;
@@ -543,9 +565,10 @@ impl Coloring {
             };
             placed.push(first);
             let most = self.points[first as usize];
+            let reach = lo + self.fill_ahead;
             for any in [false, true] {
                 let mut at = next_filled(&self.filled, lo);
-                while let Some(j) = at.filter(|&j| placed.len() < lanes && j <= lo + FILL_AHEAD) {
+                while let Some(j) = at.filter(|&j| placed.len() < lanes && j <= reach) {
                     let bucket = &mut self.ready[j];
                     let mut i = 0;
                     while i < bucket.len() && placed.len() < lanes {
@@ -974,9 +997,10 @@ mod tests {
 
     /// A row of 200 boxes on the ground, each touching the next: the contacts with the
     /// ground are all ready at once, but each box's side contact waits for the chain
-    /// along the row. A level fills its lanes only from manifolds needed within
-    /// `FILL_AHEAD` levels, so each box meets its ground and side contacts a few
-    /// levels apart, not up to 200 (and the sweep is still the sequential one).
+    /// along the row. With the fill window (from `BLOCK_MIN` manifolds, here from any)
+    /// a level fills its lanes only from manifolds needed within `FILL_AHEAD` levels,
+    /// so each box meets its ground and side contacts a few levels apart, not up to
+    /// 200 (and the sweep is still the sequential one).
     #[test]
     fn a_level_fills_its_lanes_only_from_manifolds_needed_soon() {
         let boxes = 200u32;
@@ -985,7 +1009,10 @@ mod tests {
         fixed[0] = true;
         let mut pairs: Vec<(u32, u32)> = (1..=boxes).map(|x| (0, x)).collect();
         pairs.extend((1..boxes).map(|x| (x, x + 1)));
-        let mut c = Coloring::default();
+        let mut c = Coloring {
+            fill_from: Some(0),
+            ..Coloring::default()
+        };
         c.build(of(&pairs), &fixed, SweepOrder::Sequential, 8);
         check_levels(&c, &pairs, &fixed);
         let level = levels_of(&c, &pairs, &fixed);
