@@ -499,11 +499,12 @@ impl Coloring {
     /// successor's latest (`alap`): its urgency. A manifold is ready once its previous
     /// manifold on each body is placed; each level takes the most urgent ready one, then
     /// up to `lanes − 1` more, most urgent first (in a sweep of at least [`BLOCK_MIN`]
-    /// manifolds, no more than [`FILL_AHEAD`] levels of urgency past it), among those with no more points than it (a unit runs as many
-    /// wide points as its longest manifold has), then any. A manifold still goes after
-    /// its previous and before its next manifold on each body, so the sweep is the
-    /// sequential sweep to the bit; only fewer lanes run empty, and no level leaves a
-    /// group alone that could have run beside another within reach. (Which manifolds
+    /// manifolds, no more than [`FILL_AHEAD`] levels of urgency past it), among those
+    /// with no more points than it (a unit runs as many wide points as its longest
+    /// manifold has), then any. A manifold still goes after its previous and before its
+    /// next manifold on each body, so the sweep is the sequential sweep to the bit; only
+    /// fewer lanes run empty, and no level leaves a group alone that could have run
+    /// beside another within reach. (Which manifolds
     /// share a group does decide which rows a step keeps, `reuse.rs`, so the levels'
     /// fill is part of a scene's path.) A one-box-deep pyramid's side contacts chain
     /// each row from end to end, so few manifolds are ready at its first and last
