@@ -112,6 +112,9 @@ pub struct NarrowPhase {
     prev_normals: Vec<Vec3>,
     states: Vec<PairState>,
     prev_states: Vec<PairState>,
+    /// The states' pairs `(a, b)`, in order: what the next update's pair list is
+    /// compared with.
+    keys: Vec<(u32, u32)>,
     match_distance: f32,
     reuse_distance: f32,
     reuse_cos_half_angle: f32,
@@ -162,6 +165,7 @@ impl NarrowPhase {
             prev_normals: Vec::new(),
             states: Vec::new(),
             prev_states: Vec::new(),
+            keys: Vec::new(),
             match_distance: 0.05,
             reuse_distance: 5e-4,
             reuse_cos_half_angle: (0.25f32.to_radians()).cos(),
@@ -248,12 +252,10 @@ impl NarrowPhase {
         self.rotations.extend(poses.iter().map(rotation));
         // Same pair list as last step (the common case), or a sorted one merged with
         // last step's states: update in place, which touches only the points that
-        // change, then splice in what changed in structure.
-        let same = pairs.len() == self.states.len()
-            && pairs
-                .iter()
-                .zip(&self.states)
-                .all(|(p, s)| *p == (s.a, s.b));
+        // change, then splice in what changed in structure. (The list is compared with
+        // the states' pairs kept apart, 8 bytes a pair, not through the 64-byte states:
+        // 53 µs a step on `pyramid_100`'s 15 000 pairs, on one thread.)
+        let same = pairs == &self.keys[..];
         self.inserts.clear();
         self.gone = false;
         let fresh = if !self.splice {
@@ -271,6 +273,9 @@ impl NarrowPhase {
         if let Some(fresh) = fresh {
             self.update_in_place(shapes, poses, margin);
             self.recomputed += fresh;
+            if !same {
+                self.take_keys();
+            }
             return;
         }
         self.layout = self.layout.wrapping_add(1);
@@ -353,6 +358,13 @@ impl NarrowPhase {
         self.previous = previous;
         self.prev_normals.clear();
         self.prev_states.clear();
+        self.take_keys();
+    }
+
+    /// `keys` from the states, after an update that changed them.
+    fn take_keys(&mut self) {
+        self.keys.clear();
+        self.keys.extend(self.states.iter().map(|s| (s.a, s.b)));
     }
 
     /// Makes the pair states `pairs`' (sorted) for an update in place: pairs still
@@ -620,6 +632,7 @@ impl NarrowPhase {
         self.manifolds.clear();
         self.normals.clear();
         self.states.clear();
+        self.keys.clear();
     }
 }
 
@@ -1157,6 +1170,28 @@ mod tests {
     /// pairs whose manifolds appear or vanish are spliced in; the manifolds, their
     /// order, the carried `user` data, the pair states and the count of recomputed
     /// pairs are those of the full update — on one thread and in parallel chunks.
+    /// A cleared narrowphase given the pair list it had before computes the pairs again,
+    /// as a new one does (the list is compared with the states' pairs, which `clear`
+    /// drops with the states).
+    #[test]
+    fn a_cleared_narrowphase_computes_the_same_list_again() {
+        let shapes = vec![Shape::cuboid(Vec3::splat(0.5)).unwrap(); 3];
+        let poses: Vec<Pose> = (0..3)
+            .map(|i| Pose::new(Vec3::new(i as f32 * 0.99, 0.0, 0.0), Quat::IDENTITY))
+            .collect();
+        let pairs = [(0, 1), (1, 2)];
+        let mut np = NarrowPhase::new();
+        np.update(&pairs, &shapes, &poses, 0.02);
+        let first = np.manifolds().to_vec();
+        assert_eq!(first.len(), 2, "neighbours touch");
+        np.clear();
+        np.update(&pairs, &shapes, &poses, 0.02);
+        let mut fresh = NarrowPhase::new();
+        fresh.update(&pairs, &shapes, &poses, 0.02);
+        assert_eq!(np.manifolds(), fresh.manifolds());
+        assert_eq!(np.manifolds().len(), 2);
+    }
+
     #[test]
     fn in_place_updates_match_the_full_update() {
         // Rows of unit cubes along x, neighbours touching, a slight tilt each; the
