@@ -18,9 +18,10 @@
 //!    anew from every moving proxy when a quarter or more of its leaves escaped
 //!    (`Tree::rebuild`, top down), else leaf by leaf;
 //! 1. drop listed pairs whose fat boxes no longer overlap (or whose proxies
-//!    were removed, changed set or filter) — one box test per listed pair, and
-//!    none at all on a call where no proxy was removed or changed its fat box,
-//!    set or filter (nothing can have gone stale);
+//!    were removed, changed set or filter) — one box test per listed pair with a
+//!    proxy that changed its fat box, set or filter (a bit test for the others), one
+//!    per listed pair after a removal, and none at all on a call where no proxy was
+//!    removed or changed (nothing can have gone stale);
 //! 2. for each proxy whose fat box changed since the last call (inserted,
 //!    escaped its fat box in [`BroadPhase::update`], or changed set): query the
 //!    moving tree, and the static tree too if the proxy is moving, and collect
@@ -99,6 +100,8 @@ pub struct BroadPhase {
     trees: [Tree; 2],
     pairs: Vec<(u32, u32)>,
     moved: Vec<u32>,
+    /// `moved` as one bit a key (scratch of `find_pairs`).
+    moved_bits: Vec<u64>,
     /// A proxy was removed since the last `find_pairs` (its pairs are stale).
     removed: bool,
     fresh: Vec<(u32, u32)>,
@@ -146,6 +149,7 @@ impl BroadPhase {
             trees: [Tree::default(), Tree::default()],
             pairs: Vec::new(),
             moved: Vec::new(),
+            moved_bits: Vec::new(),
             removed: false,
             fresh: Vec::new(),
             merged: Vec::new(),
@@ -324,14 +328,26 @@ impl BroadPhase {
         // 1. Drop stale pairs. A listed pair goes stale only when one of its proxies
         //    is removed or changes its fat box, set or filter (each of which lists it
         //    in `moved`), so a step where none did keeps the list as it is.
+        //    Without a removal only a pair with a moved proxy can have gone stale: the
+        //    others are kept on a bit each, without reading their proxies.
         if self.removed || !self.moved.is_empty() {
-            let live = |&(a, b): &(u32, u32)| match (get(a), get(b)) {
-                (Some(pa), Some(pb)) => {
-                    (pa.moving || pb.moving)
-                        && pa.filter.test(&pb.filter)
-                        && pa.fat.overlaps(&pb.fat)
-                }
-                _ => false,
+            self.moved_bits.clear();
+            self.moved_bits.resize(px.len().div_ceil(64), 0);
+            for &m in &self.moved {
+                self.moved_bits[m as usize / 64] |= 1 << (m % 64);
+            }
+            let (bits, all) = (&self.moved_bits, self.removed);
+            let moved = |k: u32| bits[k as usize / 64] & (1 << (k % 64)) != 0;
+            let live = |&(a, b): &(u32, u32)| {
+                (!all && !moved(a) && !moved(b))
+                    || match (get(a), get(b)) {
+                        (Some(pa), Some(pb)) => {
+                            (pa.moving || pb.moving)
+                                && pa.filter.test(&pb.filter)
+                                && pa.fat.overlaps(&pb.fat)
+                        }
+                        _ => false,
+                    }
             };
             if split_pairs {
                 par_filter(&self.pairs, &mut self.merged, &mut self.parts, live);
