@@ -1166,10 +1166,6 @@ mod tests {
         }
     }
 
-    /// A pair list that gains or loses pairs without contact is merged in place, and
-    /// pairs whose manifolds appear or vanish are spliced in; the manifolds, their
-    /// order, the carried `user` data, the pair states and the count of recomputed
-    /// pairs are those of the full update — on one thread and in parallel chunks.
     /// A cleared narrowphase given the pair list it had before computes the pairs again,
     /// as a new one does (the list is compared with the states' pairs, which `clear`
     /// drops with the states).
@@ -1192,6 +1188,10 @@ mod tests {
         assert_eq!(np.manifolds().len(), 2);
     }
 
+    /// A pair list that gains or loses pairs without contact is merged in place, and
+    /// pairs whose manifolds appear or vanish are spliced in; the manifolds, their
+    /// order, the carried `user` data, the pair states and the count of recomputed
+    /// pairs are those of the full update — on one thread and in parallel chunks.
     #[test]
     fn in_place_updates_match_the_full_update() {
         // Rows of unit cubes along x, neighbours touching, a slight tilt each; the
