@@ -90,6 +90,79 @@ struct Proxy {
     refit: bool,
 }
 
+impl Proxy {
+    /// Its tight box (`tight`) set to `aabb`, and its fat box grown around it where it
+    /// escaped (reaching `ahead` further): returns whether it became due for a refit of
+    /// its tree box, and whether it became moved.
+    fn update(
+        &mut self,
+        tight: &mut Aabb,
+        aabb: Aabb,
+        ahead: glam::Vec3,
+        margin: f32,
+    ) -> (bool, bool) {
+        let aabb = BroadPhase::sanitize(aabb);
+        *tight = aabb;
+        if self.fat.contains(&aabb) {
+            return (false, false);
+        }
+        let fat = aabb.expanded(margin);
+        let ahead = if ahead.is_finite() {
+            ahead
+        } else {
+            glam::Vec3::ZERO
+        };
+        self.fat = Aabb {
+            min: fat.min + ahead.min(glam::Vec3::ZERO),
+            max: fat.max + ahead.max(glam::Vec3::ZERO),
+        };
+        (
+            !std::mem::replace(&mut self.refit, true),
+            !std::mem::replace(&mut self.moved, true),
+        )
+    }
+}
+
+/// The proxies of a range of keys, whose boxes one thread updates while another thread
+/// updates another range ([`BroadPhase::update_in_parts`]).
+#[derive(Debug)]
+pub struct UpdatePart<'a> {
+    start: u32,
+    proxies: &'a mut [Option<Proxy>],
+    tight: &'a mut [Aabb],
+    fat_margin: f32,
+    refit: Vec<u32>,
+    moved: Vec<u32>,
+}
+
+impl UpdatePart<'_> {
+    /// Whether `key` lies in this part's range.
+    #[must_use]
+    pub fn holds(&self, key: u32) -> bool {
+        key.checked_sub(self.start)
+            .is_some_and(|i| (i as usize) < self.proxies.len())
+    }
+
+    /// [`BroadPhase::update_moving`] for a key of this part; returns false if the key is
+    /// unknown or outside the part (see [`holds`](Self::holds)).
+    pub fn update_moving(&mut self, key: u32, aabb: Aabb, ahead: glam::Vec3) -> bool {
+        let Some(i) = key.checked_sub(self.start).map(|i| i as usize) else {
+            return false;
+        };
+        let Some(Some(p)) = self.proxies.get_mut(i) else {
+            return false;
+        };
+        let (refit, moved) = p.update(&mut self.tight[i], aabb, ahead, self.fat_margin);
+        if refit {
+            self.refit.push(key);
+        }
+        if moved {
+            self.moved.push(key);
+        }
+        true
+    }
+}
+
 /// Finds overlapping pairs of colliders, keyed by the caller's slots.
 #[derive(Clone, Debug)]
 pub struct BroadPhase {
@@ -118,6 +191,9 @@ pub struct BroadPhase {
     rebuilds: usize,
     /// One list per parallel task (kept for the next call).
     parts: Vec<Vec<(u32, u32)>>,
+    /// The refit and moved lists of [`BroadPhase::update_in_parts`]' two parts (kept
+    /// for the next call).
+    part_lists: [(Vec<u32>, Vec<u32>); 2],
 }
 
 impl Default for BroadPhase {
@@ -160,6 +236,7 @@ impl BroadPhase {
             },
             parallel: false,
             parts: Vec::new(),
+            part_lists: Default::default(),
             refit: Vec::new(),
             items: Vec::new(),
             #[cfg(test)]
@@ -243,33 +320,54 @@ impl BroadPhase {
     /// body moving steadily escapes it less often (each escape costs a tree update and
     /// a query). Which pairs are reported does not depend on it.
     pub fn update_moving(&mut self, key: u32, aabb: Aabb, ahead: glam::Vec3) -> bool {
-        let fat_margin = self.fat_margin;
-        let Some(Some(p)) = self.proxies.get_mut(key as usize) else {
+        let k = key as usize;
+        let Some(Some(p)) = self.proxies.get_mut(k) else {
             return false;
         };
-        let aabb = Self::sanitize(aabb);
-        self.tight[key as usize] = aabb;
-        if !p.fat.contains(&aabb) {
-            let fat = aabb.expanded(fat_margin);
-            let ahead = if ahead.is_finite() {
-                ahead
-            } else {
-                glam::Vec3::ZERO
-            };
-            p.fat = Aabb {
-                min: fat.min + ahead.min(glam::Vec3::ZERO),
-                max: fat.max + ahead.max(glam::Vec3::ZERO),
-            };
-            if !p.refit {
-                p.refit = true;
-                self.refit.push(key);
-            }
-            if !p.moved {
-                p.moved = true;
-                self.moved.push(key);
-            }
+        let (refit, moved) = p.update(&mut self.tight[k], aabb, ahead, self.fat_margin);
+        if refit {
+            self.refit.push(key);
+        }
+        if moved {
+            self.moved.push(key);
         }
         true
+    }
+
+    /// Lets two threads update the boxes of two ranges of keys at once: `run` gets the
+    /// part of keys below `split` and the part from `split` on
+    /// ([`UpdatePart::update_moving`]). The updates are then recorded as if made with
+    /// [`update_moving`](Self::update_moving), part 0's first: the pairs found are the
+    /// same.
+    pub fn update_in_parts<R>(
+        &mut self,
+        split: u32,
+        run: impl FnOnce(&mut [UpdatePart<'_>; 2]) -> R,
+    ) -> R {
+        let split = (split as usize).min(self.proxies.len());
+        let (p0, p1) = self.proxies.split_at_mut(split);
+        let (t0, t1) = self.tight.split_at_mut(split);
+        let [l0, l1] = &mut self.part_lists;
+        let part = |start: usize, proxies, tight, lists: &mut (Vec<u32>, Vec<u32>)| {
+            lists.0.clear();
+            lists.1.clear();
+            UpdatePart {
+                start: start as u32,
+                proxies,
+                tight,
+                fat_margin: self.fat_margin,
+                refit: std::mem::take(&mut lists.0),
+                moved: std::mem::take(&mut lists.1),
+            }
+        };
+        let mut parts = [part(0, p0, t0, l0), part(split, p1, t1, l1)];
+        let r = run(&mut parts);
+        for (part, lists) in parts.into_iter().zip(&mut self.part_lists) {
+            self.refit.extend_from_slice(&part.refit);
+            self.moved.extend_from_slice(&part.moved);
+            *lists = (part.refit, part.moved);
+        }
+        r
     }
 
     /// Moves `key` between the moving and static sets; returns false if unknown.
@@ -644,6 +742,71 @@ mod tests {
             bp.find_pairs(&mut out);
             assert_eq!(out, brute(&items), "step {step}");
         }
+    }
+
+    /// Boxes updated by two threads at once, each for its own range of keys
+    /// (`update_in_parts`, split anywhere), between inserts and removals: the pairs are
+    /// those of the boxes, as with `update_moving` key by key.
+    #[test]
+    fn updates_in_parts_match_brute_force() {
+        let mut rnd = crate::test_rng(777);
+        let mut bp = BroadPhase::new();
+        let mut items: Vec<Option<(Aabb, bool, CollisionFilter)>> = vec![None; 300];
+        let mut out = Vec::new();
+        let (mut in_parts, mut escaped) = (0, 0);
+        for step in 0..60 {
+            for _ in 0..20 {
+                let k = (rnd() * 300.0) as usize % 300;
+                let c = Vec3::new(rnd() * 20.0, rnd() * 20.0, rnd() * 4.0);
+                let b = Aabb::from_center_half_extents(c, Vec3::splat(0.3 + rnd()));
+                if rnd() < 0.3 && items[k].is_some() {
+                    bp.remove(k as u32);
+                    items[k] = None;
+                } else if items[k].is_none() {
+                    let moving = rnd() < 0.8;
+                    bp.insert(k as u32, b, moving, CollisionFilter::ALL);
+                    items[k] = Some((b, moving, CollisionFilter::ALL));
+                }
+            }
+            // Every listed box moves, a little or far, some with a reach ahead.
+            let mut moves = Vec::new();
+            for (k, it) in items.iter_mut().enumerate() {
+                let Some(it) = it else { continue };
+                let r = rnd();
+                let d = if r < 0.6 {
+                    Vec3::splat(0.02)
+                } else {
+                    Vec3::new(rnd(), rnd(), rnd()) * 3.0 - 1.5
+                };
+                it.0 = Aabb::new(it.0.min + d, it.0.max + d);
+                let ahead = (Vec3::new(rnd(), rnd(), rnd()) - 0.5) * (r * 2.0);
+                moves.push((k as u32, it.0, ahead));
+            }
+            let split = (rnd() * 320.0) as u32;
+            let before = bp.moved.len();
+            bp.update_in_parts(split, |[a, b]| {
+                std::thread::scope(|s| {
+                    for part in [a, b] {
+                        let moves = &moves;
+                        s.spawn(move || {
+                            for &(k, aabb, ahead) in moves {
+                                if part.holds(k) {
+                                    assert!(part.update_moving(k, aabb, ahead));
+                                }
+                            }
+                        });
+                    }
+                });
+            });
+            in_parts += moves.len();
+            escaped += bp.moved.len() - before;
+            bp.find_pairs(&mut out);
+            assert_eq!(out, brute(&items), "step {step}");
+        }
+        assert!(
+            in_parts > 5000 && escaped > 1000,
+            "{in_parts} updates, {escaped} escaped"
+        );
     }
 
     /// The parallel passes (on pools of two and four threads) give the serial passes'

@@ -51,7 +51,7 @@ pub mod shape;
 pub(crate) mod tree;
 
 pub use aabb::Aabb;
-pub use broadphase::BroadPhase;
+pub use broadphase::{BroadPhase, UpdatePart};
 pub use cache::{NarrowPhase, PairManifold};
 pub use error::ShapeError;
 pub use filter::CollisionFilter;

@@ -792,7 +792,12 @@ impl World {
         let b = self.bodies.slot(slot);
         let ahead = b.linear_velocity * (AHEAD_STEPS * self.settings.dt);
         for &k in &b.collider_keys {
-            let (pose, aabb) = collider_box(&self.colliders, k, b, margin);
+            let (pose, aabb) = collider_box(
+                (&self.colliders.local, &self.colliders.shapes),
+                k,
+                b,
+                margin,
+            );
             self.colliders.poses[k as usize] = pose;
             self.broad.update_moving(k, aabb, ahead);
         }
@@ -845,27 +850,53 @@ impl World {
 
     /// The moving colliders' poses and boxes, made for each half of the body order on
     /// one of the crew's two threads (`parallel::both`; one after the other without a
-    /// helper), then handed to the broadphase in body order: the same calls, in the
-    /// same order, as `refresh_colliders` body by body.
+    /// helper) and handed to the broadphase there: each half writes the poses and
+    /// updates the proxies of its own range of collider keys (`update_in_parts`, split
+    /// where the second half's colliders start: keys follow the body order where the
+    /// bodies were added in it). A collider outside its half's range is handed over
+    /// afterwards on this thread. The same boxes as `refresh_colliders` body by body,
+    /// so the same pairs.
     fn make_collider_boxes(&mut self) {
-        let (bodies, colliders, moving) = (&self.bodies, &self.colliders, &self.moving);
+        let (bodies, moving) = (&self.bodies, &self.moving);
+        let colliders = &mut self.colliders;
+        let (local, shapes) = (&colliders.local, &colliders.shapes);
         let (margin, dt) = (self.settings.contact_margin, self.settings.dt);
         let [mut first, mut second] = std::mem::take(&mut self.collider_boxes);
         let order = bodies.order();
         let (a, b) = order.split_at(order.len() / 2);
-        crate::parallel::both((a, &mut first), (b, &mut second), |(slots, out)| {
-            out.clear();
-            for &slot in slots {
-                if !moving[slot as usize] {
-                    continue;
+        let split = b
+            .iter()
+            .find_map(|&s| bodies.slot(s).collider_keys.first().copied())
+            .unwrap_or(u32::MAX);
+        let at = (split as usize).min(colliders.poses.len());
+        let (poses_a, poses_b) = colliders.poses.split_at_mut(at);
+        self.broad.update_in_parts(split, |[part_a, part_b]| {
+            let halves = [
+                (a, part_a, poses_a, 0, &mut first),
+                (b, part_b, poses_b, at, &mut second),
+            ];
+            let [ha, hb] = halves;
+            crate::parallel::both(ha, hb, |(slots, part, poses, start, left)| {
+                left.clear();
+                for &slot in slots {
+                    if !moving[slot as usize] {
+                        continue;
+                    }
+                    let b = bodies.slot(slot);
+                    let ahead = b.linear_velocity * (AHEAD_STEPS * dt);
+                    for &k in &b.collider_keys {
+                        let (pose, aabb) = collider_box((local, shapes), k, b, margin);
+                        let own = (k as usize).checked_sub(start).filter(|_| part.holds(k));
+                        match own.and_then(|i| poses.get_mut(i)) {
+                            Some(p) => {
+                                *p = pose;
+                                part.update_moving(k, aabb, ahead);
+                            }
+                            None => left.push((k, pose, aabb, ahead)),
+                        }
+                    }
                 }
-                let b = bodies.slot(slot);
-                let ahead = b.linear_velocity * (AHEAD_STEPS * dt);
-                for &k in &b.collider_keys {
-                    let (pose, aabb) = collider_box(colliders, k, b, margin);
-                    out.push((k, pose, aabb, ahead));
-                }
-            }
+            });
         });
         for &(k, pose, aabb, ahead) in first.iter().chain(&second) {
             self.colliders.poses[k as usize] = pose;
@@ -2030,16 +2061,21 @@ const PAR_SOLVER_BODIES: usize = 512;
 const PAR_MANIFOLDS: usize = 1024;
 
 /// Collider `k`'s world pose on body `b` and its box grown by the contact margin.
-fn collider_box(colliders: &ColliderSet, k: u32, b: &Body, margin: f32) -> (Pose, Aabb) {
+fn collider_box(
+    (local, shapes): (&[Pose], &[thud_collide::Shape]),
+    k: u32,
+    b: &Body,
+    margin: f32,
+) -> (Pose, Aabb) {
     let ki = k as usize;
-    let local = colliders.local[ki];
+    let local = local[ki];
     // (A collider at the body's origin, the common case, takes the body's pose.)
     let pose = if local == Pose::IDENTITY {
         b.pose
     } else {
         b.pose.mul(local)
     };
-    (pose, colliders.shapes[ki].aabb(&pose).expanded(margin))
+    (pose, shapes[ki].aabb(&pose).expanded(margin))
 }
 
 /// What the contact store was last gathered from: the narrowphase layout and collider
