@@ -522,33 +522,12 @@ impl BroadPhase {
                 self.fresh.sort_unstable();
             }
             self.fresh.dedup();
-            self.merged.clear();
-            self.merged.reserve(self.pairs.len() + self.fresh.len());
-            let (mut i, mut j) = (0, 0);
-            while i < self.pairs.len() || j < self.fresh.len() {
-                let next = match (self.pairs.get(i), self.fresh.get(j)) {
-                    (Some(&p), Some(&f)) if p == f => {
-                        i += 1;
-                        j += 1;
-                        p
-                    }
-                    (Some(&p), Some(&f)) if p < f => {
-                        i += 1;
-                        p
-                    }
-                    (Some(_), Some(&f)) | (None, Some(&f)) => {
-                        j += 1;
-                        f
-                    }
-                    (Some(&p), None) => {
-                        i += 1;
-                        p
-                    }
-                    (None, None) => break,
-                };
-                self.merged.push(next);
+            if self.fresh.len() * FEW_FRESH <= self.pairs.len() {
+                insert_fresh(&mut self.pairs, &mut self.fresh);
+            } else {
+                merge(&self.pairs, &self.fresh, &mut self.merged);
+                std::mem::swap(&mut self.pairs, &mut self.merged);
             }
-            std::mem::swap(&mut self.pairs, &mut self.merged);
         }
         // 4. Tight overlaps (all six comparisons without a branch between them:
         //    whether two neighbours' tight boxes touch is hard to predict).
@@ -622,6 +601,61 @@ impl BroadPhase {
             }
         }
         self.refit.clear();
+    }
+}
+
+/// New pairs go into the list one by one ([`insert_fresh`]) while the list has at least
+/// this many pairs per new one; the two lists are merged otherwise ([`merge`]).
+const FEW_FRESH: usize = 32;
+
+/// `merged` = the sorted, deduplicated lists `pairs` and `fresh` merged, each pair once.
+fn merge(pairs: &[(u32, u32)], fresh: &[(u32, u32)], merged: &mut Vec<(u32, u32)>) {
+    merged.clear();
+    merged.reserve(pairs.len() + fresh.len());
+    let (mut i, mut j) = (0, 0);
+    while i < pairs.len() || j < fresh.len() {
+        let next = match (pairs.get(i), fresh.get(j)) {
+            (Some(&p), Some(&f)) if p == f => {
+                i += 1;
+                j += 1;
+                p
+            }
+            (Some(&p), Some(&f)) if p < f => {
+                i += 1;
+                p
+            }
+            (Some(_), Some(&f)) | (None, Some(&f)) => {
+                j += 1;
+                f
+            }
+            (Some(&p), None) => {
+                i += 1;
+                p
+            }
+            (None, None) => break,
+        };
+        merged.push(next);
+    }
+}
+
+/// [`merge`] in place, for a few fresh pairs: most of them are listed already (a moved
+/// proxy finds its neighbours again), so each is looked up, and the rest go in with one
+/// pass from the back that moves the runs between them. `fresh` (sorted, deduplicated)
+/// is left holding the pairs that were new.
+fn insert_fresh(pairs: &mut Vec<(u32, u32)>, fresh: &mut Vec<(u32, u32)>) {
+    fresh.retain(|f| pairs.binary_search(f).is_err());
+    if fresh.is_empty() {
+        return;
+    }
+    let old = pairs.len();
+    pairs.resize(old + fresh.len(), (0, 0));
+    // Runs of the old list, each moved up by the new pairs that come after its end.
+    let mut end = old;
+    for (k, &f) in fresh.iter().enumerate().rev() {
+        let at = pairs[..end].partition_point(|p| *p < f);
+        pairs.copy_within(at..end, at + k + 1);
+        pairs[at + k] = f;
+        end = at;
     }
 }
 
@@ -741,6 +775,33 @@ mod tests {
             }
             bp.find_pairs(&mut out);
             assert_eq!(out, brute(&items), "step {step}");
+        }
+    }
+
+    /// A few fresh pairs put into a long list in place give the merge's list: new ones
+    /// at the front, the back, between listed ones and side by side, listed ones
+    /// skipped.
+    #[test]
+    fn fresh_pairs_inserted_in_place_are_the_merge() {
+        let mut rnd = crate::test_rng(4242);
+        let mut key = || ((rnd() * 60.0) as u32, (rnd() * 60.0) as u32);
+        for round in 0..200 {
+            let mut pairs: Vec<(u32, u32)> = (0..300).map(|_| key()).collect();
+            pairs.sort_unstable();
+            pairs.dedup();
+            let mut fresh: Vec<(u32, u32)> = (0..round % 12).map(|_| key()).collect();
+            fresh.extend(pairs.iter().step_by(37).copied());
+            if round % 3 == 0 {
+                fresh.extend([(0, 0), (99, 99)]);
+            }
+            fresh.sort_unstable();
+            fresh.dedup();
+            let mut merged = Vec::new();
+            merge(&pairs, &fresh, &mut merged);
+            let mut inserted = pairs.clone();
+            insert_fresh(&mut inserted, &mut fresh);
+            assert_eq!(inserted, merged, "round {round}");
+            assert!(fresh.iter().all(|f| pairs.binary_search(f).is_err()));
         }
     }
 
