@@ -291,7 +291,8 @@ fn a_world_stepped_beside_other_pool_work_ends_as_stepped_alone() {
 /// A field of 9 000 balls dropped on the ground, stepped with the pool forced on: large
 /// enough for every parallel pass of the broadphase (the colliders' boxes, the
 /// pair-list filters, the moved proxies' queries) to split, which `pile_1000` is not,
-/// and balls replaced halfway. One, two and four threads end in the same bits.
+/// and balls replaced halfway, then some made kinematic or fixed and some of those
+/// dynamic again. One, two and four threads end in the same bits.
 #[test]
 fn a_field_of_9000_balls_is_bitwise_identical_on_1_2_and_4_threads() {
     use glam::Vec3;
@@ -343,7 +344,25 @@ fn a_field_of_9000_balls_is_bitwise_identical_on_1_2_and_4_threads() {
                     )
                     .expect("ball");
             }
-            for _ in 0..15 {
+            // Bodies that change kind (and change back) on the halves' threads.
+            use thud_dynamics::BodyKind;
+            for (i, kind) in [BodyKind::Kinematic, BodyKind::Static]
+                .into_iter()
+                .enumerate()
+            {
+                for k in (0..30).map(|j| j * 293 + 7 + i) {
+                    world.set_body_kind(handles[k], kind).expect("kind");
+                }
+            }
+            for _ in 0..8 {
+                world.step().expect("step");
+            }
+            for k in (0..30).map(|j| j * 293 + 7) {
+                world
+                    .set_body_kind(handles[k], BodyKind::Dynamic)
+                    .expect("kind");
+            }
+            for _ in 0..7 {
                 world.step().expect("step");
             }
             scene_world::state_hash(&world, &handles)
