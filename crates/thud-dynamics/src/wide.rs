@@ -1725,11 +1725,10 @@ impl WideContacts {
                 false
             }
         };
-        self.split_lambda.clear();
-        self.split_lambda.resize(n, Vec4::ZERO);
+        // (About 1 MB on `pyramid_100`, 46–60 µs: zeroed by both of the crew's threads.)
+        zeroed(&mut self.split_lambda, n, Vec4::ZERO);
         self.split_written = false;
-        self.impulse.clear();
-        self.impulse.resize(n, [Vec4::ZERO; 3]);
+        zeroed(&mut self.impulse, n, [Vec4::ZERO; 3]);
         warmed
     }
 
@@ -2853,6 +2852,16 @@ const _: () = assert!(std::mem::size_of::<WidePoint>() == 432);
 const _: () = assert!(std::mem::size_of::<WideSlot>() == 928);
 const _: () = assert!(std::mem::size_of::<WideT>() == 288);
 const _: () = assert!(std::mem::size_of::<Group>() == 320);
+
+/// `v` made `n` zeros long, the part it had zeroed by the step's crew in two halves
+/// (`parallel::both`: one after the other without a helper).
+fn zeroed<T: Copy + Send + Sync>(v: &mut Vec<T>, n: usize, zero: T) {
+    v.truncate(n);
+    let old = v.len();
+    let (a, b) = v.split_at_mut(old / 2);
+    parallel::both(a, b, |half| half.fill(zero));
+    v.resize(n, zero);
+}
 
 #[cfg(test)]
 mod tests {
