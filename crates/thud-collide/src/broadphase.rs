@@ -146,21 +146,34 @@ impl UpdatePart<'_> {
     /// [`BroadPhase::update_moving`] for a key of this part; returns false if the key is
     /// unknown or outside the part (see [`holds`](Self::holds)).
     pub fn update_moving(&mut self, key: u32, aabb: Aabb, ahead: glam::Vec3) -> bool {
-        let Some(i) = key.checked_sub(self.start).map(|i| i as usize) else {
-            return false;
-        };
-        let Some(Some(p)) = self.proxies.get_mut(i) else {
-            return false;
-        };
-        let (refit, moved) = p.update(&mut self.tight[i], aabb, ahead, self.fat_margin);
-        if refit {
-            self.refit.push(key);
-        }
-        if moved {
-            self.moved.push(key);
-        }
-        true
+        key.checked_sub(self.start).is_some_and(|i| {
+            let lists = (&mut self.refit, &mut self.moved);
+            let boxes = (aabb, ahead, self.fat_margin);
+            update_slot((self.proxies, self.tight), i as usize, key, boxes, lists)
+        })
     }
+}
+
+/// [`BroadPhase::update_moving`] of `key`, which is slot `i` of `proxies` and `tight`;
+/// a key that became due for a refit or moved goes on the list for it.
+fn update_slot(
+    (proxies, tight): (&mut [Option<Proxy>], &mut [Aabb]),
+    i: usize,
+    key: u32,
+    (aabb, ahead, margin): (Aabb, glam::Vec3, f32),
+    (refits, moves): (&mut Vec<u32>, &mut Vec<u32>),
+) -> bool {
+    let Some(Some(p)) = proxies.get_mut(i) else {
+        return false;
+    };
+    let (refit, moved) = p.update(&mut tight[i], aabb, ahead, margin);
+    if refit {
+        refits.push(key);
+    }
+    if moved {
+        moves.push(key);
+    }
+    true
 }
 
 /// Finds overlapping pairs of colliders, keyed by the caller's slots.
@@ -320,18 +333,15 @@ impl BroadPhase {
     /// body moving steadily escapes it less often (each escape costs a tree update and
     /// a query). Which pairs are reported does not depend on it.
     pub fn update_moving(&mut self, key: u32, aabb: Aabb, ahead: glam::Vec3) -> bool {
-        let k = key as usize;
-        let Some(Some(p)) = self.proxies.get_mut(k) else {
-            return false;
-        };
-        let (refit, moved) = p.update(&mut self.tight[k], aabb, ahead, self.fat_margin);
-        if refit {
-            self.refit.push(key);
-        }
-        if moved {
-            self.moved.push(key);
-        }
-        true
+        let lists = (&mut self.refit, &mut self.moved);
+        let boxes = (aabb, ahead, self.fat_margin);
+        update_slot(
+            (&mut self.proxies, &mut self.tight),
+            key as usize,
+            key,
+            boxes,
+            lists,
+        )
     }
 
     /// Lets two threads update the boxes of two ranges of keys at once: `run` gets the
