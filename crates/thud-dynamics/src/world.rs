@@ -131,8 +131,9 @@ pub struct World {
     dirty: Vec<u32>,
     /// Whether this step uses the rayon pool (`uses_pool`).
     pool: bool,
-    /// The moving colliders' new poses and boxes, each half of the body order's made
-    /// on one of the crew's threads (`World::make_collider_boxes`).
+    /// The moving colliders' new poses and boxes that each half of the body order
+    /// left for the stepping thread to hand over: those whose key lies outside the
+    /// half's range (`World::make_collider_boxes`).
     collider_boxes: [Vec<(u32, Pose, Aabb, Vec3)>; 2],
     /// Build every point's scalar rows where the exact mode reads only its islands'
     /// (the unit test that compares the two).
@@ -871,12 +872,9 @@ impl World {
         let at = (split as usize).min(colliders.poses.len());
         let (poses_a, poses_b) = colliders.poses.split_at_mut(at);
         self.broad.update_in_parts(split, |[part_a, part_b]| {
-            let halves = [
-                (a, part_a, poses_a, 0, &mut first),
-                (b, part_b, poses_b, at, &mut second),
-            ];
-            let [ha, hb] = halves;
-            crate::parallel::both(ha, hb, |(slots, part, poses, start, left)| {
+            let half_a = (a, part_a, poses_a, 0, &mut first);
+            let half_b = (b, part_b, poses_b, at, &mut second);
+            crate::parallel::both(half_a, half_b, |(slots, part, poses, start, left)| {
                 left.clear();
                 for &slot in slots {
                     if !moving[slot as usize] {
