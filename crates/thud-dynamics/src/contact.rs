@@ -40,7 +40,8 @@ use thud_collide::PairManifold;
 
 use crate::body::BodyHandle;
 use crate::jacobian::{
-    BuildParams, ContactInput, ContactRows, ManifoldInput, PointInput, build_point, refresh_point,
+    BuildParams, ContactInput, ContactRows, ManifoldBasis, ManifoldInput, PointInput, build_point,
+    build_point_of, refresh_point,
 };
 use crate::material::{CombineRule, Material};
 use crate::pgs::row_velocity_raw;
@@ -370,14 +371,28 @@ impl ContactStore {
             *bounce = extra.restitution_b;
         };
         if let Some(o) = only {
-            // Only the selected points, the few of the exact mode's islands.
-            let mut i = 0;
-            while i < n {
-                if o.get(i).copied().unwrap_or(true) {
-                    let out = (&mut self.points[i], &mut self.split_b[i]);
-                    one(((i, &self.inputs[i]), (out, &mut self.bounce[i])));
+            // Only the selected points, the few of the exact mode's islands (whole
+            // islands, so whole manifolds: the bodies' blocks and the friction
+            // directions made once a manifold).
+            for &(first, count) in &self.manifold_points {
+                let points = first as usize..(first + count) as usize;
+                if !o.get(points.start).copied().unwrap_or(true) || points.end > n {
+                    continue;
                 }
-                i += 1;
+                let mut basis = None;
+                for i in points {
+                    let input = &self.inputs[i];
+                    let p = ContactInput::of(&manifolds[input.manifold as usize], input);
+                    let basis = basis.get_or_insert_with(|| ManifoldBasis::of(bodies, &p));
+                    let params = match whole {
+                        Some(w) if whole_points.get(i).copied().unwrap_or(false) => w,
+                        _ => params,
+                    };
+                    let (r, extra) = build_point_of(bodies, basis, &p, params);
+                    self.points[i] = r;
+                    self.split_b[i] = extra.split_b;
+                    self.bounce[i] = extra.restitution_b;
+                }
             }
         } else if parallel_points(n, self.pool) {
             self.inputs

@@ -356,8 +356,6 @@ pub(crate) fn refresh_point(c: &mut ContactRows, sep: f32, s: &BuildParams) -> f
     stabilize(&mut c.rows[0], sep, s)
 }
 
-/// Build the three rows of a contact point (the caller guarantees one body is movable).
-#[must_use]
 /// The normal velocity of body `b` against body `a` at `point`, from their velocities
 /// at the start of the step (`SolverBodies::v0`): negative where they approach. A point
 /// of a manifold with restitution bounces where it is below `−restitution_threshold`
@@ -376,18 +374,50 @@ pub(crate) fn approach_velocity(
     n.dot(ub.lin + ub.ang.cross(r_b) - ua.lin - ua.ang.cross(r_a))
 }
 
+/// Build the three rows of a contact point (the caller guarantees one body is movable).
+#[must_use]
 pub(crate) fn build_point(
     bodies: &SolverBodies,
     p: &ContactInput,
     s: &BuildParams,
 ) -> (ContactRows, PointExtra) {
+    build_point_of(bodies, &ManifoldBasis::of(bodies, p), p, s)
+}
+
+/// What the points of one manifold share in their rows: the two bodies' inverse
+/// inertias and velocities, and the friction directions of its normal.
+pub(crate) struct ManifoldBasis {
+    pair: Pair,
+    tangents: (Vec3, Vec3),
+}
+
+impl ManifoldBasis {
+    /// The basis of the manifold of point `p`.
+    #[inline]
+    pub(crate) fn of(bodies: &SolverBodies, p: &ContactInput) -> Self {
+        Self {
+            pair: Pair::of(bodies, p.a as usize, p.b as usize),
+            tangents: tangents(p.normal),
+        }
+    }
+}
+
+/// [`build_point`] with its manifold's `basis` made once for all its points (the same
+/// rows, to the bit).
+#[inline]
+pub(crate) fn build_point_of(
+    bodies: &SolverBodies,
+    basis: &ManifoldBasis,
+    p: &ContactInput,
+    s: &BuildParams,
+) -> (ContactRows, PointExtra) {
     let (a, b) = (p.a as usize, p.b as usize);
     let n = p.normal;
-    let (t1, t2) = tangents(n);
+    let (t1, t2) = basis.tangents;
     let r_a = p.point - bodies.com[a];
     let r_b = p.point - bodies.com[b];
     let lin_mass = bodies.inv_mass[a] + bodies.inv_mass[b];
-    let pair = Pair::of(bodies, a, b);
+    let pair = &basis.pair;
     let row = |d: Vec3| pair.row(d, lin_mass, -r_a.cross(d), r_b.cross(d));
     let (mut rn, mut r1, mut r2) = (row(n), row(t1), row(t2));
     let b_vel = rn.b;
