@@ -148,6 +148,9 @@ pub(crate) struct ContactStore {
     pub manifold_island: Vec<u32>,
     /// Scratch: rows per island root (the exact mode's size check).
     pub island_rows: Vec<u32>,
+    /// Scratch: the small islands' points and joint rows (the exact mode's look,
+    /// `exact::islands_where`), kept from step to step.
+    pub island_lists: crate::exact::IslandLists,
     /// Points of the islands the exact mode takes this step (`exact::takes_any`): the
     /// points whose scalar rows it reads; their manifolds are swept from those rows.
     pub taken: Vec<bool>,

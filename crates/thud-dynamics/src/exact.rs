@@ -610,37 +610,79 @@ impl Rule {
 
 /// The islands of the last step: `(root, contact points, joint rows)` in root order.
 pub(crate) fn islands_of(c: &ContactStore, j: &JointRows) -> Vec<(u32, Vec<u32>, Vec<u32>)> {
-    islands_where(c, j, |_| true)
+    let mut lists = IslandLists::default();
+    islands_where(c, j, |_| true, &mut lists);
+    lists
+        .iter()
+        .map(|(root, idx, jidx)| (root, idx.to_vec(), jidx.to_vec()))
+        .collect()
 }
 
-/// [`islands_of`], only the islands whose root `keep` accepts (their points and joint
-/// rows are the only ones sorted and collected).
+/// Islands' contact points and joint rows, island by island in root order, each
+/// island's in store order ([`islands_where`]); its buffers are kept from step to step.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct IslandLists {
+    /// Scratch: each point or joint row with its island's root.
+    order: Vec<(u32, Source)>,
+    /// Each island's root and the ends of its runs in `points` and `joints`.
+    islands: Vec<(u32, u32, u32)>,
+    points: Vec<u32>,
+    joints: Vec<u32>,
+}
+
+impl IslandLists {
+    /// `(root, contact points, joint rows)` of each island.
+    fn iter(&self) -> impl Iterator<Item = (u32, &[u32], &[u32])> {
+        let mut from = (0, 0);
+        self.islands.iter().map(move |&(root, p, j)| {
+            let (p0, j0) = std::mem::replace(&mut from, (p as usize, j as usize));
+            (
+                root,
+                &self.points[p0..p as usize],
+                &self.joints[j0..j as usize],
+            )
+        })
+    }
+}
+
+/// [`islands_of`] into `lists`, only the islands whose root `keep` accepts (their
+/// points and joint rows are the only ones sorted and collected).
 fn islands_where(
     c: &ContactStore,
     j: &JointRows,
     keep: impl Fn(u32) -> bool,
-) -> Vec<(u32, Vec<u32>, Vec<u32>)> {
+    lists: &mut IslandLists,
+) {
     let points = c.manifold_points.iter().zip(&c.manifold_island);
-    let mut order: Vec<(u32, Source)> = points
-        .flat_map(|(&(first, n), &root)| {
-            (first..first + n).map(move |i| (root, Source::Point(i, 0)))
-        })
-        .chain((0..j.rows.len() as u32).map(|r| (j.island[r as usize], Source::Joint(r))))
-        .filter(|e| keep(e.0))
-        .collect();
-    order.sort_by_key(|e| e.0);
-    let mut out: Vec<(u32, Vec<u32>, Vec<u32>)> = Vec::new();
-    for (root, src) in order {
-        if out.last().is_none_or(|l| l.0 != root) {
-            out.push((root, Vec::new(), Vec::new()));
-        }
-        let last = out.last_mut().expect("pushed");
-        match src {
-            Source::Point(p, _) => last.1.push(p),
-            Source::Joint(r) => last.2.push(r),
-        }
+    let order = &mut lists.order;
+    order.clear();
+    order.extend(
+        points
+            .flat_map(|(&(first, n), &root)| {
+                (first..first + n).map(move |i| (root, Source::Point(i, 0)))
+            })
+            .chain((0..j.rows.len() as u32).map(|r| (j.island[r as usize], Source::Joint(r))))
+            .filter(|e| keep(e.0)),
+    );
+    // (Stable: each island's points and joint rows stay in store order. A single
+    // island, or islands already in root order, need no sort.)
+    if !order.is_sorted_by_key(|e| e.0) {
+        order.sort_by_key(|e| e.0);
     }
-    out
+    lists.islands.clear();
+    lists.points.clear();
+    lists.joints.clear();
+    for &(root, src) in order.iter() {
+        if lists.islands.last().is_none_or(|l| l.0 != root) {
+            lists.islands.push((root, 0, 0));
+        }
+        match src {
+            Source::Point(p, _) => lists.points.push(p),
+            Source::Joint(r) => lists.joints.push(r),
+        }
+        let last = lists.islands.last_mut().expect("pushed");
+        (last.1, last.2) = (lists.points.len() as u32, lists.joints.len() as u32);
+    }
 }
 
 /// Whether some island has at most `max_rows` rows: a count per island root in a
@@ -706,7 +748,9 @@ pub(crate) fn solve_islands(
     let small_rows = &c.island_rows;
     let small =
         |root: u32| small_rows.is_empty() || small_rows[root as usize] as usize <= rule.max_rows;
-    for (_, idx, jidx) in islands_where(c, j, small) {
+    let mut lists = std::mem::take(&mut c.island_lists);
+    islands_where(c, j, small, &mut lists);
+    for (_, idx, jidx) in lists.iter() {
         let rows = 3 * idx.len() + jidx.len();
         if rows > rule.max_rows || rows > *budget {
             continue;
@@ -718,14 +762,14 @@ pub(crate) fn solve_islands(
         }
         // (The island's items are made only for a solve: the rule and the residual
         // read its rows where they lie.)
-        let (ids, ratio) = body_stats(&c.points, &idx, &j.rows, &jidx);
+        let (ids, ratio) = body_stats(&c.points, idx, &j.rows, jidx);
         if (ids.len() < rule.min_bodies && ratio < rule.mass_ratio)
             || (!idx.is_empty() && fastest(&ids, bodies) > rule.max_speed)
         {
             continue;
         }
-        let island = (&j.rows[..], &jidx[..]);
-        if rule.tolerance > 0.0 && residual(&c.points, &idx, island, &bodies.dv) <= rule.tolerance {
+        let island = (&j.rows[..], jidx);
+        if rule.tolerance > 0.0 && residual(&c.points, idx, island, &bodies.dv) <= rule.tolerance {
             continue;
         }
         let mut key: Vec<u32> = ids.iter().map(|&k| bodies.body[k as usize]).collect();
@@ -734,7 +778,7 @@ pub(crate) fn solve_islands(
             continue;
         }
         *budget -= rows;
-        let its = items(&c.points, &idx, &j.rows, &jidx);
+        let its = items(&c.points, idx, &j.rows, jidx);
         let start = starts.of(&key, its.len());
         match solve_items(&its, s.exact_outer_passes, Some(bodies), start) {
             Ok(Solved { lambda, exhausted }) if plausible(&its, &lambda) => {
@@ -745,6 +789,7 @@ pub(crate) fn solve_islands(
             _ => starts.failed(&key),
         }
     }
+    c.island_lists = lists;
     solved
 }
 
@@ -774,7 +819,9 @@ pub(crate) fn takes_any(
     // pile's large island would otherwise be sorted point by point every step).
     let rows = &c.island_rows;
     let small = |root: u32| rows.is_empty() || rows[root as usize] as usize <= rule.max_rows;
-    for (root, idx, jidx) in islands_where(c, j, small) {
+    let mut lists = std::mem::take(&mut c.island_lists);
+    islands_where(c, j, small, &mut lists);
+    for (root, idx, jidx) in lists.iter() {
         if 3 * idx.len() + jidx.len() > rule.max_rows {
             continue;
         }
@@ -804,11 +851,12 @@ pub(crate) fn takes_any(
             any = true;
             c.taken_joints |= !jidx.is_empty();
             c.taken_roots.push(root);
-            for &p in &idx {
+            for &p in idx {
                 c.taken[p as usize] = true;
             }
         }
     }
+    c.island_lists = lists;
     any
 }
 
@@ -1027,6 +1075,59 @@ mod tests {
         assert_eq!(ids, vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 11]);
         // Masses 1 to 9 kg.
         assert_eq!(ratio, 1.0 / (1.0 / 9.0));
+    }
+
+    /// The islands' lists: in root order, each island's points in store order, then
+    /// its joint rows; only the islands `keep` accepts; the same after the buffers
+    /// were used for other islands.
+    #[test]
+    fn islands_are_listed_by_root_in_store_order() {
+        let mut c = ContactStore::default();
+        // Five manifolds of 2, 1, 3, 1 and 2 points on islands 7, 3, 7, 9 and 3.
+        c.manifold_points = vec![(0, 2), (2, 1), (3, 3), (6, 1), (7, 2)];
+        c.manifold_island = vec![7, 3, 7, 9, 3];
+        let mut j = JointRows::default();
+        let row = |island: u32| JointRow {
+            a: island,
+            b: 0,
+            inv_mass_a: 1.0,
+            inv_mass_b: 0.0,
+            lo: f32::NEG_INFINITY,
+            hi: f32::INFINITY,
+            mass_scale: 1.0,
+            impulse_scale: 0.0,
+            row: Row::default(),
+            split_b: 0.0,
+            split_lo: 0.0,
+            split_active: false,
+            joint: 0,
+            slot: 0,
+            angular: false,
+            dir: Vec3::X,
+        };
+        for island in [9, 7, 5] {
+            j.rows.push(row(island));
+            j.island.push(island);
+        }
+        let mut lists = IslandLists::default();
+        let listed = |lists: &IslandLists| {
+            lists
+                .iter()
+                .map(|(r, p, q)| (r, p.to_vec(), q.to_vec()))
+                .collect::<Vec<_>>()
+        };
+        islands_where(&c, &j, |r| r != 9, &mut lists);
+        let want = vec![
+            (3, vec![2, 7, 8], vec![]),
+            (5, vec![], vec![2]),
+            (7, vec![0, 1, 3, 4, 5], vec![1]),
+        ];
+        assert_eq!(listed(&lists), want);
+        islands_where(&c, &j, |r| r == 9, &mut lists);
+        assert_eq!(listed(&lists), vec![(9, vec![6], vec![0])]);
+        islands_where(&c, &j, |r| r != 9, &mut lists);
+        assert_eq!(listed(&lists), want, "the buffers reused");
+        assert_eq!(islands_of(&c, &j).len(), 4);
     }
 
     #[test]
