@@ -362,13 +362,14 @@ impl ContactStore {
             (usize, &'a PointInput),
             ((&'a mut ContactRows, &'a mut f32), &'a mut Option<f32>),
         );
+        // Point `i`'s parameters: the whole step's for the points swept apart.
+        let params_of = |i: usize| match whole {
+            Some(w) if whole_points.get(i).copied().unwrap_or(false) => w,
+            _ => params,
+        };
         let one = |((i, input), ((rows, split), bounce)): Point<'_>| {
             let m = &manifolds[input.manifold as usize];
-            let params = match whole {
-                Some(w) if whole_points.get(i).copied().unwrap_or(false) => w,
-                _ => params,
-            };
-            let (r, extra) = build_point(bodies, &ContactInput::of(m, input), params);
+            let (r, extra) = build_point(bodies, &ContactInput::of(m, input), params_of(i));
             *rows = r;
             *split = extra.split_b;
             *bounce = extra.restitution_b;
@@ -387,11 +388,7 @@ impl ContactStore {
                     let input = &self.inputs[i];
                     let p = ContactInput::of(&manifolds[input.manifold as usize], input);
                     let basis = basis.get_or_insert_with(|| ManifoldBasis::of(bodies, &p));
-                    let params = match whole {
-                        Some(w) if whole_points.get(i).copied().unwrap_or(false) => w,
-                        _ => params,
-                    };
-                    let (r, extra) = build_point_of(bodies, basis, &p, params);
+                    let (r, extra) = build_point_of(bodies, basis, &p, params_of(i));
                     self.points[i] = r;
                     self.split_b[i] = extra.split_b;
                     self.bounce[i] = extra.restitution_b;
