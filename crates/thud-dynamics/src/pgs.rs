@@ -248,32 +248,109 @@ pub(crate) fn solve_manifold(
     backward: bool,
     friction: bool,
 ) {
-    let Some(first) = points.first() else {
+    let Some(mut m) = points.first().map(|c| Manifold::begin(c, dv)) else {
         return;
     };
-    let (a, b) = (first.a as usize, first.b as usize);
-    let (ima, imb) = (first.inv_mass_a, first.inv_mass_b);
-    let dir = first.rows.each_ref().map(|r| r.j_lin);
-    let (mut va, mut vb) = (dv[a], dv[b]);
-    let w0 = basis_velocity(&dir, &va, &vb);
-    let mut w = w0;
-    let m = ima + imb;
-    each_mut(points, backward, |c| {
+    each_mut(points, backward, |c| m.point(c, omega, friction));
+    m.end(dv);
+}
+
+/// Two manifolds of forward sweeps with friction ([`solve_manifold`] on each), their
+/// points taken in turns, so that the two chains of row updates — each waiting on the
+/// one before it — overlap in the core. The manifolds must share no body but the
+/// static dummy `0` (whose `dV` stays `+0`: its inverse mass and `T` blocks are zero):
+/// each then reads and writes only its own bodies, and the answer is the same bits as
+/// the two solved one after the other, in either order.
+pub(crate) fn solve_two_manifolds(
+    [p, q]: [&mut [ContactRows]; 2],
+    dv: &mut [Velocity],
+    omega: f32,
+) {
+    let (Some(mut s), Some(mut t)) = (
+        p.first().map(|c| Manifold::begin(c, dv)),
+        q.first().map(|c| Manifold::begin(c, dv)),
+    ) else {
+        solve_manifold(p, dv, omega, false, true);
+        solve_manifold(q, dv, omega, false, true);
+        return;
+    };
+    let (mut p, mut q) = (p.iter_mut(), q.iter_mut());
+    loop {
+        match (p.next(), q.next()) {
+            (None, None) => break,
+            (c, d) => {
+                if let Some(c) = c {
+                    s.point(c, omega, true);
+                }
+                if let Some(d) = d {
+                    t.point(d, omega, true);
+                }
+            }
+        }
+    }
+    s.end(dv);
+    t.end(dv);
+}
+
+/// One manifold's sweep in progress ([`solve_manifold`]): its bodies' `dV` as loaded,
+/// the angular parts as updated, and the linear velocity in the manifold's basis.
+struct Manifold {
+    a: usize,
+    b: usize,
+    ima: f32,
+    imb: f32,
+    dir: [Vec3; 3],
+    va: Velocity,
+    vb: Velocity,
+    w0: [f32; 3],
+    w: [f32; 3],
+    m: f32,
+}
+
+impl Manifold {
+    /// Loads the bodies of the manifold whose first point is `first`.
+    #[inline(always)]
+    fn begin(first: &ContactRows, dv: &[Velocity]) -> Self {
+        let (a, b) = (first.a as usize, first.b as usize);
+        let (ima, imb) = (first.inv_mass_a, first.inv_mass_b);
+        let dir = first.rows.each_ref().map(|r| r.j_lin);
+        let (va, vb) = (dv[a], dv[b]);
+        let w0 = basis_velocity(&dir, &va, &vb);
+        Self {
+            a,
+            b,
+            ima,
+            imb,
+            dir,
+            va,
+            vb,
+            w0,
+            w: w0,
+            m: ima + imb,
+        }
+    }
+
+    /// One point's rows: its friction pair and then its normal row, or (without
+    /// `friction`) the normal row alone.
+    #[inline(always)]
+    fn point(&mut self, c: &mut ContactRows, omega: f32, friction: bool) {
+        let Self { va, vb, w, m, .. } = self;
+        let m = *m;
         if !friction {
             let rn = &mut c.rows[0];
             let jn = ((rn.j_ang_a.dot(va.ang) + rn.j_ang_b.dot(vb.ang)) + w[0]) * rn.inv_d;
             let nn = max_ps(unclamped(rn.lambda, rn.b, jn, omega), 0.0);
             let en = nn - rn.lambda;
             rn.lambda = nn;
-            apply_angular(rn, en, &mut va, &mut vb);
+            apply_angular(rn, en, va, vb);
             w[0] += en * m;
             return;
         }
         let bound = max_ps(c.friction * c.rows[0].lambda, 0.0);
         let [rn, r1, r2] = &mut c.rows;
         let (j1, j2) = (
-            basis_row_velocity(r1, w[1], &va, &vb),
-            basis_row_velocity(r2, w[2], &va, &vb),
+            basis_row_velocity(r1, w[1], va, vb),
+            basis_row_velocity(r2, w[2], va, vb),
         );
         let n1 = min_ps(max_ps(unclamped(r1.lambda, r1.b, j1, omega), -bound), bound);
         let n2 = min_ps(max_ps(unclamped(r2.lambda, r2.b, j2, omega), -bound), bound);
@@ -281,24 +358,41 @@ pub(crate) fn solve_manifold(
         r1.lambda = n1;
         r2.lambda = n2;
         let at = (va.ang, vb.ang);
-        apply_angular(r1, e1, &mut va, &mut vb);
+        apply_angular(r1, e1, va, vb);
         w[1] += e1 * m;
-        apply_angular(r2, e2, &mut va, &mut vb);
+        apply_angular(r2, e2, va, vb);
         w[2] += e2 * m;
         let ahead = scaled_coupling(rn, r1) * e1 + scaled_coupling(rn, r2) * e2;
         let jn = ((rn.j_ang_a.dot(at.0) + rn.j_ang_b.dot(at.1)) + w[0]) * rn.inv_d;
         let nn = max_ps(unclamped_ahead(rn.lambda, rn.b, jn, ahead, omega), 0.0);
         let en = nn - rn.lambda;
         rn.lambda = nn;
-        apply_angular(rn, en, &mut va, &mut vb);
+        apply_angular(rn, en, va, vb);
         w[0] += en * m;
-    });
-    let rel = (dir[0] * (w[0] - w0[0]) + dir[1] * (w[1] - w0[1])) + dir[2] * (w[2] - w0[2]);
-    let inv = if m > 0.0 { 1.0 / m } else { 0.0 };
-    va.lin -= rel * (ima * inv);
-    vb.lin += rel * (imb * inv);
-    dv[a] = va;
-    dv[b] = vb;
+    }
+
+    /// Hands the basis velocity's change back to the bodies and stores their `dV`.
+    #[inline(always)]
+    fn end(self, dv: &mut [Velocity]) {
+        let Self {
+            a,
+            b,
+            ima,
+            imb,
+            dir,
+            mut va,
+            mut vb,
+            w0,
+            w,
+            m,
+        } = self;
+        let rel = (dir[0] * (w[0] - w0[0]) + dir[1] * (w[1] - w0[1])) + dir[2] * (w[2] - w0[2]);
+        let inv = if m > 0.0 { 1.0 / m } else { 0.0 };
+        va.lin -= rel * (ima * inv);
+        vb.lin += rel * (imb * inv);
+        dv[a] = va;
+        dv[b] = vb;
+    }
 }
 
 /// `max(x, lo)` as the lanes' `maxps` takes it: `x` where `x > lo`, else `lo` (so a

@@ -762,6 +762,13 @@ pub(crate) struct WideContacts {
     /// groups' (`None`: one in each sweep). For the exact mode's islands swept once
     /// over the whole step while the groups take solve substeps (`World::apart`).
     pub overflow_sweeps: Option<u32>,
+    /// For each position of the overflow set, the last position whose manifold shares a
+    /// movable body with it ([`overflow_sweeps_paired`](Self::overflow_sweeps_paired)),
+    /// and the `(body, position)` pairs it is made from: kept from step to step.
+    overflow_reach: (Vec<u32>, Vec<(u32, u32)>),
+    /// How many times the overflow sweeps ran two manifolds side by side (tests).
+    #[cfg(test)]
+    pub(crate) overflow_paired: usize,
     /// Never run two units side by side (the test that compares the two).
     no_couples: bool,
     /// The block order of a cut sweep of at least [`BLOCK_MIN`](crate::color::BLOCK_MIN)
@@ -776,6 +783,10 @@ pub(crate) struct WideContacts {
     /// cores (tests that run more parts than the machine has cores).
     max_parts: Option<usize>,
 }
+
+/// Sweeps of the overflow set in flight at once
+/// ([`WideContacts::overflow_sweeps_paired`]; three were no faster on `tower_20`).
+const IN_FLIGHT: usize = 2;
 
 /// Units per tile of the wavefront order: a few dozen manifolds, whose rows stay in the
 /// core's cache from one sweep to the next.
@@ -2028,6 +2039,95 @@ impl WideContacts {
         dv[0] = Velocity::ZERO;
     }
 
+    /// `sweeps` forward sweeps of the overflow set alone (its islands apart from the
+    /// groups and from any joint rows), to the bit those of
+    /// [`overflow_sweep`](Self::overflow_sweep) one after the other, two at a time.
+    ///
+    /// A sweep's chain of row updates waits on itself from one row to the next (about
+    /// 10 ns a row on a tower), so the next sweep runs beside it, two manifolds a step
+    /// ([`pgs::solve_two_manifolds`]). In Gauss-Seidel order sweep `s + 1`'s manifold
+    /// `j` reads what sweep `s` left on its bodies, so it may run once sweep `s` has
+    /// passed `reach(j)` — the last position whose manifold shares a movable body with
+    /// `j` — and beside sweep `s`'s manifold `i > reach(j)`, which shares none with it.
+    /// Every pair of updates on a common body then keeps its order, and so the bits.
+    /// (The static dummy `0` is shared by any number of them; its `dV` stays `+0`.)
+    pub fn overflow_sweeps_paired(
+        &mut self,
+        store: &mut ContactStore,
+        dv: &mut [Velocity],
+        omega: f32,
+        sweeps: u32,
+    ) {
+        let of = &self.coloring.overflow;
+        let (reach, pairs) = &mut self.overflow_reach;
+        pairs.clear();
+        for (k, &m) in of.iter().enumerate() {
+            let mi = &store.manifold_inputs[m as usize];
+            pairs.extend(
+                [mi.a, mi.b]
+                    .into_iter()
+                    .filter(|&b| b != 0)
+                    .map(|b| (b, k as u32)),
+            );
+        }
+        pairs.sort_unstable();
+        reach.clear();
+        reach.extend(0..of.len() as u32);
+        for run in pairs.chunk_by(|x, y| x.0 == y.0) {
+            let last = run[run.len() - 1].1;
+            for &(_, k) in run {
+                reach[k as usize] = reach[k as usize].max(last);
+            }
+        }
+        let n = of.len();
+        let range = |k: usize| {
+            let (s, c) = store.manifold_points[of[k] as usize];
+            s as usize..(s + c) as usize
+        };
+        // The next positions of the sweeps in flight, from the one ahead. Each takes its
+        // next manifold beside the one ahead of it once that one has passed the
+        // manifold's reach.
+        let mut flight = [0usize; IN_FLIGHT];
+        let (mut live, mut started) = (0, 0);
+        while n > 0 && (live > 0 || started < sweeps) {
+            if live < IN_FLIGHT && started < sweeps {
+                flight[live] = 0;
+                (live, started) = (live + 1, started + 1);
+            }
+            let mut k = 1;
+            while k < live && flight[k - 1] > reach[flight[k]] as usize {
+                k += 1;
+            }
+            let pts = &mut store.points;
+            // (Manifolds that share no body solved one after the other give the same
+            // bits: the way out should the store's ranges ever overlap.)
+            let two = (k == 2).then(|| pts.get_disjoint_mut([range(flight[0]), range(flight[1])]));
+            match two {
+                Some(Ok(two)) => {
+                    pgs::solve_two_manifolds(two, dv, omega);
+                    #[cfg(test)]
+                    {
+                        self.overflow_paired += 1;
+                    }
+                }
+                _ => {
+                    for &i in &flight[..k] {
+                        pgs::solve_manifold(&mut pts[range(i)], dv, omega, false, true);
+                    }
+                }
+            }
+            for i in &mut flight[..k] {
+                *i += 1;
+            }
+            if flight[0] == n {
+                dv[0] = Velocity::ZERO;
+                flight.copy_within(1.., 0);
+                live -= 1;
+            }
+        }
+        dv[0] = Velocity::ZERO;
+    }
+
     fn overflow(&self, store: &mut ContactStore, dv: &mut [Velocity], omega: f32, back: bool) {
         let of = &self.coloring.overflow;
         for k in 0..of.len() {
@@ -2065,10 +2165,7 @@ impl WideContacts {
             let sweeps = (iterations, friction_stride);
             self.solve(fresh, store, joints, dv, sweeps, omega, symmetric, last);
             self.coloring.overflow = overflow;
-            for _ in 0..k {
-                self.overflow(store, dv, omega, false);
-                dv[0] = Velocity::ZERO;
-            }
+            self.overflow_sweeps_paired(store, dv, omega, k);
             return;
         }
         self.split_written |= last.split.is_some();
@@ -2130,12 +2227,7 @@ impl WideContacts {
             dv[0] = Velocity::ZERO;
             // The overflow set's islands share no body with the groups: their sweeps
             // after all of the groups' give every body its serial updates.
-            if !self.coloring.overflow.is_empty() {
-                for _ in 0..iterations {
-                    self.overflow(store, dv, omega, false);
-                    dv[0] = Velocity::ZERO;
-                }
-            }
+            self.overflow_sweeps_paired(store, dv, omega, iterations);
             return;
         }
         if wavefront {
@@ -2153,23 +2245,27 @@ impl WideContacts {
             if inside {
                 // The overflow set's islands (apart from the groups, and from the
                 // joints' bodies) after all the sweeps, one of theirs per sweep.
-                if !self.coloring.overflow.is_empty() {
-                    for _ in 0..iterations {
-                        self.overflow(store, dv, omega, false);
-                        dv[0] = Velocity::ZERO;
-                    }
-                }
+                self.overflow_sweeps_paired(store, dv, omega, iterations);
                 return;
             }
             // The joint rows and the overflow set's islands share no body with the
             // groups (`joints_apart`, `Coloring::overflow_apart`): their sweeps after
             // all of the groups', each sweep's joint rows then overflow as in a sweep,
             // give every body the updates of the serial order, in its order.
+            if joints.is_empty() {
+                self.overflow_sweeps_paired(store, dv, omega, iterations);
+                return;
+            }
             for _ in 0..iterations {
                 pgs::sweep_joints(joints, dv, false);
                 self.overflow(store, dv, omega, false);
                 dv[0] = Velocity::ZERO;
             }
+            return;
+        }
+        if self.units.is_empty() && joints.is_empty() && !symmetric {
+            // The overflow set's islands alone (a tower the exact mode checks).
+            self.overflow_sweeps_paired(store, dv, omega, iterations);
             return;
         }
         for k in 0..iterations {
@@ -3360,6 +3456,56 @@ mod tests {
             assert!(wavefront, "the wavefront order with the overflow apart");
             assert_eq!(wave, plain, "joints {with_joints:?}");
         }
+    }
+
+    #[test]
+    fn overflow_sweeps_two_at_a_time_give_one_at_a_times_bits() {
+        // Three columns of twelve in the overflow set, level by level (a manifold's
+        // reach is the next level's on its column): the sweeps two at a time against one
+        // sweep after the other, for 1–7 sweeps; 3- and 4-point manifolds mixed, the
+        // static dummy shared by the three ground manifolds.
+        let run = |sweeps: u32, paired: bool| {
+            let (mut bodies, mut store) = crate::parallel::tests::stacks(3, 12);
+            let params = BuildParams::for_tests(1.0 / 60.0);
+            store.taken = vec![true; store.inputs.len()];
+            store.build_rows(&bodies, &params, None, None);
+            let mut wide = WideContacts::default();
+            wide.pack(&store, &bodies, SweepOrder::Sequential, 3, &params, None);
+            assert_eq!(wide.coloring.overflow.len(), 36);
+            for r in wide.overflow_points(&store).collect::<Vec<_>>() {
+                pgs::warm_start(&store.points[r], &mut bodies.dv);
+            }
+            if paired {
+                wide.overflow_sweeps_paired(&mut store, &mut bodies.dv, 1.0, sweeps);
+                // Sweep 1 starts beside sweep 0's fifth manifold (the reach is the next
+                // level's, three on), so 32 of its 36 run paired; sweep 2 starts when
+                // sweep 0 ends, beside sweep 1's last four, then sweep 3 beside its
+                // fifth: every two sweeps after the first, 36 pairs.
+                let s = sweeps as usize - 1;
+                assert_eq!(wide.overflow_paired, 36 * (s / 2) + 32 * (s % 2));
+            } else {
+                for _ in 0..sweeps {
+                    wide.overflow_sweep(&mut store, &mut bodies.dv, 1.0);
+                }
+            }
+            let mut bits: Vec<u32> = bodies
+                .dv
+                .iter()
+                .flat_map(|v| v.lin.to_array().into_iter().chain(v.ang.to_array()))
+                .map(f32::to_bits)
+                .collect();
+            bits.extend(
+                store
+                    .points
+                    .iter()
+                    .flat_map(|p| p.rows.iter().map(|r| r.lambda.to_bits())),
+            );
+            bits
+        };
+        for sweeps in 1..8 {
+            assert_eq!(run(sweeps, true), run(sweeps, false), "{sweeps} sweeps");
+        }
+        assert_ne!(run(2, false), run(3, false), "the sweeps change the answer");
     }
 
     #[test]

@@ -1777,10 +1777,18 @@ impl World {
             // They share no body with the groups (`Coloring::overflow_apart`): each of
             // the step's sweeps of their joint rows, then of their contacts.
             let n = s.solve_substeps.max(1);
-            for _ in 0..first_sweeps + (n - 1) * later_sweeps {
-                pgs::sweep_joints(&mut self.whole_joints.rows, &mut self.solver.dv, false);
+            let sweeps = first_sweeps + (n - 1) * later_sweeps;
+            if self.whole_joints.rows.is_empty() {
+                // (Two sweeps at a time, to the same bits.)
+                let dv = &mut self.solver.dv;
                 self.wide
-                    .overflow_sweep(&mut self.contacts, &mut self.solver.dv, s.omega);
+                    .overflow_sweeps_paired(&mut self.contacts, dv, s.omega, sweeps);
+            } else {
+                for _ in 0..sweeps {
+                    pgs::sweep_joints(&mut self.whole_joints.rows, &mut self.solver.dv, false);
+                    self.wide
+                        .overflow_sweep(&mut self.contacts, &mut self.solver.dv, s.omega);
+                }
             }
         }
         if in_store {
