@@ -93,7 +93,17 @@ impl Lu {
                 return None;
             }
             if p != c {
-                for j in 0..n {
+                // With the rows' ends known, only the columns something will read are
+                // swapped: from the first multiplier of either row (`extent`, what
+                // `solve` reads of the L part) to the larger end (zeros beyond it in
+                // both rows, the U part's reads stopping there).
+                let (from, to) = if ends.is_empty() {
+                    (0, n)
+                } else {
+                    let from = extent[c].0.min(extent[p].0);
+                    (from, ends[c].max(ends[p]).max(c + 1).min(n))
+                };
+                for j in from..to {
                     lu.swap(c * n + j, p * n + j);
                 }
                 perm.swap(c, p);
