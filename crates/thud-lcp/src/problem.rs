@@ -182,6 +182,7 @@ impl Lcp {
             lo: vec![0.0; n],
             hi: vec![f64::INFINITY; n],
             coupling: Vec::new(),
+            a_max: self.m.max_abs(),
         }
     }
 
@@ -218,6 +219,10 @@ pub struct BoxedLcp {
     lo: Vec<f64>,
     hi: Vec<f64>,
     coupling: Vec<FrictionPair>,
+    /// `‖A‖max`, found once when the problem is made (`A` never changes after): the
+    /// scales of the tolerances read it on every solve, and a scan of a dense `A` is
+    /// most of what they cost.
+    a_max: f64,
 }
 
 impl BoxedLcp {
@@ -246,12 +251,14 @@ impl BoxedLcp {
                 hi: hi[row],
             });
         }
+        let a_max = a.max_abs();
         Ok(Self {
             a,
             b,
             lo,
             hi,
             coupling: Vec::new(),
+            a_max,
         })
     }
 
@@ -389,6 +396,7 @@ impl BoxedLcp {
             lo,
             hi,
             coupling: Vec::new(),
+            a_max: self.a_max,
         }
     }
 
@@ -407,7 +415,13 @@ impl BoxedLcp {
     /// `max(‖A‖max, ‖b‖∞)`, the scale tolerances are relative to.
     #[must_use]
     pub fn scale(&self) -> f64 {
-        self.a.max_abs().max(norm_inf(&self.b))
+        self.a_max.max(norm_inf(&self.b))
+    }
+
+    /// `‖A‖max`.
+    #[must_use]
+    pub(crate) fn a_max(&self) -> f64 {
+        self.a_max
     }
 }
 

@@ -193,7 +193,7 @@ impl BoxedLcp {
             .flat_map(|i| [self.lo()[i], self.hi()[i]])
             .filter(|v| v.is_finite())
             .fold(0.0f64, |m, v| m.max(v.abs()));
-        norm_inf(self.b()).max(self.a().max_abs() * bound)
+        norm_inf(self.b()).max(self.a_max() * bound)
     }
 
     /// `‖λ − clamp(λ − (Aλ + b), lo, hi)‖∞` of candidate `λ`, with the effective
@@ -223,14 +223,23 @@ impl BoxedLcp {
     ) -> bool {
         let w = self.w_spans(lambda, spans);
         let (lo, hi) = self.effective_bounds(lambda);
+        let scales = self.row_scales_spans(lambda, (spans, data_scale));
+        passes(tol, lambda, &w, &lo, &hi, &scales)
+    }
+
+    /// Each row's scale ([`row_scales`]) from its nonzero run only: the same numbers.
+    pub(crate) fn row_scales_spans(
+        &self,
+        lambda: &[f64],
+        (spans, data_scale): (&crate::matrix::Spans, f64),
+    ) -> Vec<f64> {
         let a = self.a();
-        let scales: Vec<f64> = (0..lambda.len())
+        (0..lambda.len())
             .map(|i| {
                 let r = spans.of_row(i);
                 row_scale(&a.row(i)[r.clone()], &lambda[r], self.b()[i], data_scale)
             })
-            .collect();
-        passes(tol, lambda, &w, &lo, &hi, &scales)
+            .collect()
     }
 
     /// [`Self::passes`] without the length check (internal use).

@@ -110,6 +110,28 @@ impl Report {
         Self::checked(z, w, iterations, claimed, residual, ok)
     }
 
+    /// [`Self::for_boxed`] with `A`'s rows' nonzero runs and the data scale known
+    /// (`runs`, as the pivoting solver has them for a banded contact problem): `w` and
+    /// the row scales read only the runs — the same report, without two passes over
+    /// the whole matrix.
+    #[must_use]
+    pub(crate) fn for_boxed_in(
+        p: &BoxedLcp,
+        z: Vec<f64>,
+        (iterations, claimed, tolerance): (usize, Status, f64),
+        runs: Option<(&crate::matrix::Spans, f64)>,
+    ) -> Self {
+        let Some(runs) = runs else {
+            return Self::for_boxed(p, z, iterations, claimed, tolerance);
+        };
+        let w = p.w_spans(&z, runs.0);
+        let (lo, hi) = p.effective_bounds(&z);
+        let residual = quality::boxed_residual(&z, &w, &lo, &hi);
+        let scales = p.row_scales_spans(&z, runs);
+        let ok = quality::passes(tolerance, &z, &w, &lo, &hi, &scales);
+        Self::checked(z, w, iterations, claimed, residual, ok)
+    }
+
     fn checked(
         z: Vec<f64>,
         w: Vec<f64>,
@@ -136,5 +158,56 @@ impl Report {
     #[must_use]
     pub fn is_solved(&self) -> bool {
         self.status == Status::Solved
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matrix::{Matrix, Spans};
+
+    /// A banded problem (a chain's rows couple only their neighbours) with a coupled
+    /// friction row, and candidates in and out of their boxes: the report read from the
+    /// rows' nonzero runs is the full one, to the bit.
+    #[test]
+    fn the_report_from_the_runs_is_the_full_report() {
+        let n = 24;
+        let mut rows = vec![vec![0.0; n]; n];
+        for (i, row) in rows.iter_mut().enumerate() {
+            row[i] = 4.0 + (i % 3) as f64;
+            for j in [i.wrapping_sub(2), i.wrapping_sub(1), i + 1, i + 2] {
+                if j < n {
+                    row[j] = -0.5 + 0.1 * ((i + j) % 4) as f64;
+                }
+            }
+        }
+        let a = Matrix::from_rows(&rows).unwrap();
+        let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.7).sin() - 0.3).collect();
+        let lo: Vec<f64> = (0..n)
+            .map(|i| if i % 3 == 0 { 0.0 } else { -1.0 })
+            .collect();
+        let hi = vec![f64::INFINITY; n];
+        let p = BoxedLcp::new(a, b, lo, hi)
+            .and_then(|p| p.with_friction([(1, 0, 0.5)]))
+            .unwrap();
+        let spans = Spans::of(p.a());
+        for seed in 0..6 {
+            let z: Vec<f64> = (0..n)
+                .map(|i| ((i * 7 + seed * 13) % 11) as f64 * 0.2 - 0.6)
+                .collect();
+            let status = [Status::Solved, Status::Cycling][seed % 2];
+            let full = Report::for_boxed(&p, z.clone(), 3, status, 1e-9);
+            let runs =
+                Report::for_boxed_in(&p, z, (3, status, 1e-9), Some((&spans, p.data_scale())));
+            let bits = |r: &Report| {
+                let v = r.z.iter().chain(&r.w).chain([&r.residual]);
+                v.map(|x| x.to_bits()).collect::<Vec<_>>()
+            };
+            assert_eq!(bits(&runs), bits(&full), "candidate {seed}");
+            assert_eq!(
+                (runs.status, runs.iterations),
+                (full.status, full.iterations)
+            );
+        }
     }
 }

@@ -51,10 +51,10 @@
 //! **Cost.** One LU of the free block per step (`⅔|F|³` dense, far less banded:
 //! `linalg.rs`) plus `n²` for `w`; typically 2–10 steps from a cold start. Where the
 //! rows' nonzero runs cover at most half of `A` (`matrix::Spans`: a contact island in
-//! store order), `w`, the block's gather and the pass test read only the runs, and
-//! the LU takes each block row's band from them: the same bits, a fraction of the
-//! work. Pivot and sign tolerances are relative to
-//! `max(‖A‖max, ‖b‖∞)`.
+//! store order), `w`, the block's gather, the pass test and the report read only the
+//! runs, and the LU takes each block row's band from them: the same bits, a fraction
+//! of the work. Pivot and sign tolerances are relative to `max(‖A‖max, ‖b‖∞)`
+//! (`‖A‖max` found once, when the problem is made).
 //!
 //! **For `thud-dynamics`' exact step mode** call [`solve_boxed`] with a
 //! [`BoxedLcp`] built by [`BoxedLcp::new`] and
@@ -225,7 +225,7 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
                 }
                 continue;
             }
-            return Report::for_boxed(p, lambda, steps, Status::Singular, tol);
+            return Report::for_boxed_in(p, lambda, (steps, Status::Singular, tol), runs);
         }
         // w of the (possibly regularized) sub-problem, and the bounds in force.
         let mut w = match runs {
@@ -256,7 +256,7 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
                 None => p.passes_unchecked(&lambda, tol),
             };
             if passed {
-                return Report::for_boxed(p, lambda, steps, Status::Solved, tol);
+                return Report::for_boxed_in(p, lambda, (steps, Status::Solved, tol), runs);
             }
             // Not accurate enough: (re)centre the proximal term and go on.
             if eps == 0.0 {
@@ -284,12 +284,12 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
             }
         } else if let Some(&(i, s)) = moves.last() {
             if !seen.insert(sets.clone()) {
-                return Report::for_boxed(p, lambda, steps, Status::Cycling, tol);
+                return Report::for_boxed_in(p, lambda, (steps, Status::Cycling, tol), runs);
             }
             sets[i] = s;
         }
     }
-    Report::for_boxed(p, lambda, steps, Status::IterationLimit, tol)
+    Report::for_boxed_in(p, lambda, (steps, Status::IterationLimit, tol), runs)
 }
 
 #[cfg(test)]
