@@ -154,6 +154,26 @@ impl Matrix {
         m.iter().fold(rest, |a, &v| a.max(v))
     }
 
+    /// [`max_abs`](Self::max_abs) where every entry is finite (`None` otherwise), in
+    /// one pass: a problem's check and its scale together.
+    #[must_use]
+    pub(crate) fn max_abs_if_finite(&self) -> Option<f64> {
+        // `x − x` is `0` for a finite `x` and NaN for an infinite or NaN one; the sums
+        // stay zero only where every entry is finite.
+        let (mut m, mut nan) = ([0.0f64; 8], [0.0f64; 8]);
+        let mut chunks = self.data.chunks_exact(8);
+        for c in &mut chunks {
+            for k in 0..8 {
+                m[k] = m[k].max(c[k].abs());
+                nan[k] += c[k] - c[k];
+            }
+        }
+        let rest = chunks.remainder();
+        let finite = nan.iter().all(|&v| v == 0.0) && rest.iter().all(|v| v.is_finite());
+        let rest = rest.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        finite.then(|| m.iter().fold(rest, |a, &v| a.max(v)))
+    }
+
     /// `out = self · x`. Panics on mismatched lengths (internal use).
     pub fn mul_vec_into(&self, x: &[f64], out: &mut [f64]) {
         assert_eq!(x.len(), self.cols);
@@ -317,6 +337,32 @@ pub fn norm_inf(v: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-pass check and scale: `max_abs` where all is finite, `None` for an
+    /// infinity or a NaN in the eight-wide chunks or in the remainder.
+    #[test]
+    fn the_largest_entry_only_where_every_entry_is_finite() {
+        let n = 5; // 25 entries: three chunks of eight and one left over
+        let data: Vec<f64> = (0..n * n).map(|k| (k as f64 * 0.37).sin() * 3.0).collect();
+        let m = Matrix {
+            rows: n,
+            cols: n,
+            data: data.clone(),
+        };
+        assert_eq!(m.max_abs_if_finite(), Some(m.max_abs()));
+        for at in [0, 9, 23, 24] {
+            for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+                let mut d = data.clone();
+                d[at] = bad;
+                let m = Matrix {
+                    rows: n,
+                    cols: n,
+                    data: d,
+                };
+                assert_eq!(m.max_abs_if_finite(), None, "{bad} at {at}");
+            }
+        }
+    }
 
     /// A product over a row's nonzero run gives the whole row's bits.
     #[test]

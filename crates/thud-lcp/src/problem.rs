@@ -229,7 +229,14 @@ impl BoxedLcp {
     /// Validates and builds `BLCP(a, b, lo, hi)`: `a` square and finite, `b` finite,
     /// bounds not NaN (±∞ allowed), `lo ≤ hi` in every row.
     pub fn new(a: Matrix, b: Vec<f64>, lo: Vec<f64>, hi: Vec<f64>) -> Result<Self, ProblemError> {
-        check_matrix(&a)?;
+        // The check and the scale in one pass; where it fails, the check says why.
+        let a_max = match a.max_abs_if_finite() {
+            Some(m) if a.is_square() => m,
+            _ => {
+                check_matrix(&a)?;
+                a.max_abs()
+            }
+        };
         let n = a.rows();
         check_vector("b", &b, n)?;
         for (what, v) in [("lo", &lo), ("hi", &hi)] {
@@ -251,7 +258,6 @@ impl BoxedLcp {
                 hi: hi[row],
             });
         }
-        let a_max = a.max_abs();
         Ok(Self {
             a,
             b,
