@@ -158,18 +158,17 @@ impl Matrix {
     /// one pass: a problem's check and its scale together.
     #[must_use]
     pub(crate) fn max_abs_if_finite(&self) -> Option<f64> {
-        // `x − x` is `0` for a finite `x` and NaN for an infinite or NaN one; the sums
-        // stay zero only where every entry is finite.
-        let (mut m, mut nan) = ([0.0f64; 8], [0.0f64; 8]);
+        // (`|x| ≤ MAX` is false for an infinite or NaN `x`.)
+        let (mut m, mut ok) = ([0.0f64; 8], [true; 8]);
         let mut chunks = self.data.chunks_exact(8);
         for c in &mut chunks {
             for k in 0..8 {
                 m[k] = m[k].max(c[k].abs());
-                nan[k] += c[k] - c[k];
+                ok[k] &= c[k].abs() <= f64::MAX;
             }
         }
         let rest = chunks.remainder();
-        let finite = nan.iter().all(|&v| v == 0.0) && rest.iter().all(|v| v.is_finite());
+        let finite = ok.iter().all(|&v| v) && rest.iter().all(|v| v.is_finite());
         let rest = rest.iter().fold(0.0f64, |a, v| a.max(v.abs()));
         finite.then(|| m.iter().fold(rest, |a, &v| a.max(v)))
     }
