@@ -2059,6 +2059,9 @@ impl WideContacts {
         sweeps: u32,
     ) {
         let of = &self.coloring.overflow;
+        if of.is_empty() || sweeps == 0 {
+            return;
+        }
         let (reach, pairs) = &mut self.overflow_reach;
         pairs.clear();
         for (k, &m) in of.iter().enumerate() {
@@ -2089,7 +2092,7 @@ impl WideContacts {
         // manifold's reach.
         let mut flight = [0usize; IN_FLIGHT];
         let (mut live, mut started) = (0, 0);
-        while n > 0 && (live > 0 || started < sweeps) {
+        while live > 0 || started < sweeps {
             if live < IN_FLIGHT && started < sweeps {
                 flight[live] = 0;
                 (live, started) = (live + 1, started + 1);
