@@ -102,12 +102,7 @@ impl Report {
         claimed: Status,
         tolerance: f64,
     ) -> Self {
-        let w = p.w(&z);
-        let (lo, hi) = p.effective_bounds(&z);
-        let residual = quality::boxed_residual(&z, &w, &lo, &hi);
-        let scales = quality::row_scales(p.a(), p.b(), &z, p.data_scale());
-        let ok = quality::passes(tolerance, &z, &w, &lo, &hi, &scales);
-        Self::checked(z, w, iterations, claimed, residual, ok)
+        Self::for_boxed_in(p, z, (iterations, claimed, tolerance), None)
     }
 
     /// [`Self::for_boxed`] with `A`'s rows' nonzero runs and the data scale known
@@ -121,13 +116,15 @@ impl Report {
         (iterations, claimed, tolerance): (usize, Status, f64),
         runs: Option<(&crate::matrix::Spans, f64)>,
     ) -> Self {
-        let Some(runs) = runs else {
-            return Self::for_boxed(p, z, iterations, claimed, tolerance);
+        let (w, scales) = match runs {
+            Some(runs) => (p.w_spans(&z, runs.0), p.row_scales_spans(&z, runs)),
+            None => {
+                let scales = quality::row_scales(p.a(), p.b(), &z, p.data_scale());
+                (p.w(&z), scales)
+            }
         };
-        let w = p.w_spans(&z, runs.0);
         let (lo, hi) = p.effective_bounds(&z);
         let residual = quality::boxed_residual(&z, &w, &lo, &hi);
-        let scales = p.row_scales_spans(&z, runs);
         let ok = quality::passes(tolerance, &z, &w, &lo, &hi, &scales);
         Self::checked(z, w, iterations, claimed, residual, ok)
     }
