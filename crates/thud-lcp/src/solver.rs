@@ -169,6 +169,8 @@ pub enum Method {
     DantzigSimple,
     /// Boxed block principal pivoting.
     BoxedPivot,
+    /// Primal-dual interior point (symmetric problems with fixed bounds).
+    InteriorPoint,
     /// Kolesnikov–Rakovskaya energy-criterion stepping.
     Kolesnikov,
     /// Exhaustive enumeration of complementary patterns.
@@ -177,7 +179,7 @@ pub enum Method {
 
 impl Method {
     /// Every method, in the order `compare` prints them.
-    pub const ALL: [Method; 10] = [
+    pub const ALL: [Method; 11] = [
         Method::Auto,
         Method::Jacobi,
         Method::Pgs,
@@ -186,6 +188,7 @@ impl Method {
         Method::Dantzig,
         Method::DantzigSimple,
         Method::BoxedPivot,
+        Method::InteriorPoint,
         Method::Kolesnikov,
         Method::Enumerate,
     ];
@@ -208,6 +211,7 @@ impl Method {
             Method::Dantzig => &solvers::dantzig::Dantzig,
             Method::DantzigSimple => &solvers::dantzig_simple::DantzigSimple,
             Method::BoxedPivot => &solvers::boxed_pivot::BoxedPivot,
+            Method::InteriorPoint => &solvers::interior::InteriorPoint,
             Method::Kolesnikov => &solvers::kolesnikov::Kolesnikov,
             Method::Enumerate => &solvers::enumerate::Enumerate,
         }
@@ -229,7 +233,7 @@ impl std::fmt::Display for Method {
 /// The name given to [`Method::from_str`](std::str::FromStr::from_str) is not a method.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown method {0:?} (expected one of auto, jacobi, pgs, sor, lemke, dantzig, dantzig-simple, boxed-pivot, kolesnikov, enumerate)"
+    "unknown method {0:?} (expected one of auto, jacobi, pgs, sor, lemke, dantzig, dantzig-simple, boxed-pivot, interior-point, kolesnikov, enumerate)"
 )]
 pub struct UnknownMethod(pub String);
 

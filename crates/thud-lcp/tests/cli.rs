@@ -220,6 +220,6 @@ fn compare_prints_a_table() {
     assert!(
         lines[0].contains("method") && lines[0].contains("status") && lines[0].contains("residual")
     );
-    assert_eq!(lines.len(), 1 + 3 * 10, "{text}");
+    assert_eq!(lines.len(), 1 + 3 * 11, "{text}");
     assert!(text.contains("ex3") && text.contains("kolesnikov") && text.contains("not_applicable"));
 }

@@ -35,7 +35,7 @@ struct Cli {
 enum Command {
     /// Solve every problem in FILE with one method; JSON results on stdout.
     Solve {
-        /// auto, jacobi, pgs, sor, lemke, dantzig, dantzig-simple, boxed-pivot, kolesnikov, enumerate.
+        /// auto, jacobi, pgs, sor, lemke, dantzig, dantzig-simple, boxed-pivot, interior-point, kolesnikov, enumerate.
         #[arg(long, default_value = "auto")]
         method: Method,
         #[command(flatten)]

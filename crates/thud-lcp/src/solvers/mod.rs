@@ -14,6 +14,7 @@ pub mod coupling;
 pub mod dantzig;
 pub mod dantzig_simple;
 pub mod enumerate;
+pub mod interior;
 pub mod jacobi;
 pub mod kolesnikov;
 pub mod lemke;
