@@ -116,6 +116,28 @@ fn resting_tower_skips_the_exact_solve_while_pgs_already_solves_it() {
     assert_eq!(solved_steps(every), 120);
 }
 
+/// The exact mode's searches on the tower are chaotic in their settings: at an
+/// `exact_tolerance` of 1.04·10⁻⁵ or 1.1·10⁻⁵ m/s (the default is 1·10⁻⁵) its pattern
+/// searches fail again and again from some step on. Before the interior-point rescue
+/// the failures left the tower to PGS, which let it lean 72 mm (1.1·10⁻⁵) in 20 s;
+/// now the second failure in a row hands the island to thud-lcp's interior-point
+/// method, and the tower stands (drift 0.024 and 0.057 mm).
+#[test]
+fn tower_20_stands_where_its_pattern_searches_fail() {
+    let scene = thud_scene::standard("tower_20").expect("standard scene");
+    let mut rescued = 0;
+    for tol in [1.04e-5, 1.1e-5] {
+        let settings = Settings {
+            exact_tolerance: tol,
+            ..Settings::without_sleeping()
+        };
+        let (_, m) = run(&scene, settings, 1200);
+        assert_metrics_stand(&format!("tower_20 at {tol} m/s"), &m);
+        rescued += m.exact_rescued;
+    }
+    assert!(rescued > 0, "no island needed the rescue");
+}
+
 /// Passes at the defaults: drift 0.70 mm, sag 4.4 mm (one solve of 16 sweeps per step
 /// gave 1.96 mm and 4.7 mm).
 #[test]

@@ -208,14 +208,21 @@ const ACCEPT_RESIDUAL: f64 = 1e-4;
 /// solve substep, and a later substep's `dV` also holds how far it has moved since
 /// (`World::refresh_rows`), so `b = D·b̃ + J·(Vnc_now − Vnc₀)` (as `World::export_lcp`
 /// writes it) — exactly `D·b̃` where nothing moved.
+///
+/// With `rescue` (the island's last search failed), a pattern search that fails
+/// again on an island whose every row has a bound (contacts, no joints) hands the
+/// problem to thud-lcp's interior-point method (`solvers::interior`), whose answer is
+/// taken where its residual is smaller.
 fn solve_items(
     items: &[Item],
     passes: u32,
     bodies: Option<&SolverBodies>,
     start: Option<&[f64]>,
+    rescue: bool,
 ) -> Result<Solved, String> {
     let (a, mut b, mut lambda) = assemble(items);
     let mut exhausted = false;
+    let mut rescued = false;
     if let Some(start) = start.filter(|s| s.len() == lambda.len()) {
         lambda.copy_from_slice(start);
     }
@@ -248,27 +255,49 @@ fn solve_items(
             max_iterations: Some(MAX_SOLVES),
             ..Options::default()
         };
-        let r =
+        let mut r =
             thud_lcp::solvers::boxed_pivot::solve_boxed(&p, &opts).map_err(|e| e.to_string())?;
         // Accept what thud-lcp calls solved, or an answer whose largest complementarity
         // residual (in m/s: rows are velocities) is below `ACCEPT_RESIDUAL` — a pivoting
         // search on a degenerate contact problem often stops just short of the strict
         // tolerance with an answer that is physically exact.
-        let usable = r.is_solved() || r.residual <= ACCEPT_RESIDUAL;
+        let usable = |r: &thud_lcp::Report| r.is_solved() || r.residual <= ACCEPT_RESIDUAL;
+        let bounded = || (0..p.n()).all(|i| p.lo()[i].is_finite() || p.hi()[i].is_finite());
+        if rescue && !usable(&r) && bounded() {
+            // The island's last search failed too: the interior-point method, whose
+            // step count hardly depends on the problem, within the same bound. (Only
+            // where every row has a bound: a joint's free rows leave its barrier
+            // nothing to hold, and a resting ragdoll's searches ran to the bound in
+            // vain, doubling its time.)
+            if let Ok(ip) = thud_lcp::solvers::interior::solve_interior(&p, &opts)
+                && ip.residual < r.residual
+            {
+                r = ip;
+                rescued = true;
+            }
+        }
+        let usable = usable(&r);
         if !usable || !r.z.iter().all(|z| z.is_finite()) {
             return Err(format!("exact solve ended {:?}", r.status));
         }
         exhausted |= r.iterations >= MAX_SOLVES;
         lambda = r.z;
     }
-    Ok(Solved { lambda, exhausted })
+    Ok(Solved {
+        lambda,
+        exhausted,
+        rescued,
+    })
 }
 
-/// An exact solve's answer, and whether a pass of its search ran out of steps
-/// ([`MAX_SOLVES`]) and was taken for its small residual (`ACCEPT_RESIDUAL`).
+/// An exact solve's answer, whether a pass of its search ran out of steps
+/// ([`MAX_SOLVES`]) and was taken for its small residual (`ACCEPT_RESIDUAL`), and
+/// whether the interior-point rescue gave it.
 struct Solved {
     lambda: Vec<f64>,
     exhausted: bool,
+    /// The interior-point method gave the answer (`rescue`).
+    rescued: bool,
 }
 
 /// At most this many linear solves (pivoting steps) per island and outer pass: the
@@ -284,7 +313,7 @@ pub(crate) fn solve_points(
     idx: &[u32],
     passes: u32,
 ) -> Result<Vec<f64>, String> {
-    solve_items(&items(points, idx, &[], &[]), passes, None, None).map(|s| s.lambda)
+    solve_items(&items(points, idx, &[], &[]), passes, None, None, false).map(|s| s.lambda)
 }
 
 /// Islands kept in [`Starts`]: the one least recently solved or failed goes first.
@@ -351,6 +380,13 @@ impl Starts {
             .iter()
             .find(|e| e.bodies == bodies && e.lambda.len() == rows)
             .map(|e| &e.lambda[..])
+    }
+
+    /// Whether the island of `bodies`'s last search failed.
+    fn failing(&self, bodies: &[u32]) -> bool {
+        self.entries
+            .iter()
+            .any(|e| e.bodies == bodies && e.fails > 0)
     }
 
     /// Whether the island of `bodies` waits after failed searches.
@@ -729,7 +765,7 @@ pub(crate) fn any_small_island(c: &mut ContactStore, j: &JointRows, max_rows: us
 
 /// An exact solve of each island the rule takes, after the PGS sweeps (whose answer an
 /// island keeps when its exact solve fails or looks implausible). Returns the number of
-/// islands solved exactly.
+/// islands solved exactly, and of those rescued by the interior-point method.
 pub(crate) fn solve_islands(
     c: &mut ContactStore,
     j: &mut JointRows,
@@ -737,12 +773,12 @@ pub(crate) fn solve_islands(
     s: &Settings,
     (rule, starts): (Rule, &mut Starts),
     budget: &mut usize,
-) -> usize {
+) -> (usize, usize) {
     if *budget == 0 || !any_small_island(c, j, rule.max_rows) {
-        return 0;
+        return (0, 0);
     }
     starts.tick();
-    let mut solved = 0;
+    let (mut solved, mut rescues) = (0, 0);
     // Only the islands `any_small_island` counted as small are collected (a large
     // island's points would otherwise be sorted every step for nothing).
     let small_rows = &c.island_rows;
@@ -780,17 +816,23 @@ pub(crate) fn solve_islands(
         *budget -= rows;
         let its = items(&c.points, idx, &j.rows, jidx);
         let start = starts.of(&key, its.len());
-        match solve_items(&its, s.exact_outer_passes, Some(bodies), start) {
-            Ok(Solved { lambda, exhausted }) if plausible(&its, &lambda) => {
+        let rescue = starts.failing(&key);
+        match solve_items(&its, s.exact_outer_passes, Some(bodies), start, rescue) {
+            Ok(Solved {
+                lambda,
+                exhausted,
+                rescued,
+            }) if plausible(&its, &lambda) => {
                 apply(&its, &lambda, &mut c.points, &mut j.rows, &mut bodies.dv);
                 starts.keep(&key, &lambda, exhausted);
                 solved += 1;
+                rescues += usize::from(rescued);
             }
             _ => starts.failed(&key),
         }
     }
     c.island_lists = lists;
-    solved
+    (solved, rescues)
 }
 
 /// Whether the rule takes any island of the step at its size and bodies (the speed
@@ -1138,7 +1180,7 @@ mod tests {
         // Nothing solved yet: the spheres approach at several m/s.
         let start = residual(&pts, &[0, 1], (&[], &[]), &dv);
         assert!(start > 0.1, "{start}");
-        let lambda = solve_items(&its, 20, None, None).unwrap().lambda;
+        let lambda = solve_items(&its, 20, None, None, false).unwrap().lambda;
         apply(&its, &lambda, &mut pts, &mut [], &mut dv);
         let solved = residual(&pts, &[0, 1], (&[], &[]), &dv);
         assert!(solved < 1e-5, "{solved}");

@@ -101,6 +101,10 @@ pub struct StepStats {
     pub islands: usize,
     /// Islands solved exactly (exact and auto modes).
     pub exact_islands: usize,
+    /// Of those, islands whose pattern search failed for the second time in a row and
+    /// that thud-lcp's interior-point method solved instead (`docs/dynamics.md`, *Exact
+    /// mode*).
+    pub exact_rescued: usize,
     /// Joint rows built (summed over substeps).
     pub joint_rows: usize,
     /// Joints that broke this step.
@@ -140,6 +144,7 @@ impl Default for StepStats {
             overflow: 0,
             islands: 0,
             exact_islands: 0,
+            exact_rescued: 0,
             joint_rows: 0,
             joints_broken: 0,
             rows_kept: false,

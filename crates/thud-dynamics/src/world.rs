@@ -1809,7 +1809,8 @@ impl World {
             } else {
                 &mut self.joint_rows
             };
-            exact = crate::exact::solve_islands(
+            let rescued;
+            (exact, rescued) = crate::exact::solve_islands(
                 &mut self.contacts,
                 joints,
                 &mut self.solver,
@@ -1818,6 +1819,7 @@ impl World {
                 &mut self.exact_budget,
             );
             self.stats.exact_islands += exact;
+            self.stats.exact_rescued += rescued;
         }
         self.store_lambda_changed = exact > 0 || bouncing;
         pgs::restitution_pass(
