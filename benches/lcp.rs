@@ -1,6 +1,8 @@
 //! thud-lcp benches: the exact solvers on dense SPD problems (n = 50, 200), one
-//! projected Gauss-Seidel / SOR sweep over a dense n = 1000 matrix, and the boxed
-//! pivoting solver on a contact problem with coupled friction.
+//! projected Gauss-Seidel / SOR sweep over a dense n = 1000 matrix, the boxed
+//! pivoting solver on a contact problem with coupled friction, and the boxed pivoting
+//! and interior-point solvers on contact problems whose friction bounds are fixed (as
+//! the engine's exact mode poses them).
 //!
 //! Targets (issue 2): Lemke on SPD n = 200 under 15 ms; one PGS sweep over dense
 //! n = 1000 under 1.5 ms. Run with
@@ -10,7 +12,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use thud_lcp::generate::{contact, spd};
-use thud_lcp::solvers::{boxed_pivot, dantzig, dantzig_simple, kolesnikov, lemke, sor};
+use thud_lcp::solvers::{boxed_pivot, dantzig, dantzig_simple, interior, kolesnikov, lemke, sor};
 use thud_lcp::{Options, Report, SolveError};
 
 type LcpSolve = fn(&thud_lcp::Lcp, &Options) -> Result<Report, SolveError>;
@@ -81,5 +83,37 @@ fn contact_problem(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pivoting, sweeps, contact_problem);
+/// A contact problem with its friction bounds fixed at `±μλₙ` of its coupled answer,
+/// from cold: the pattern search against the interior-point method.
+fn fixed_bounds(c: &mut Criterion) {
+    let mut group = c.benchmark_group("contact_fixed_bounds");
+    group.sample_size(10);
+    let opts = Options::default();
+    for n in [30, 120, 240] {
+        let coupled = contact(n, 3);
+        let answer = boxed_pivot::solve_boxed(&coupled, &opts)
+            .expect("applies")
+            .z;
+        let (lo, hi) = coupled.effective_bounds(&answer);
+        let p = thud_lcp::BoxedLcp::new(coupled.a().clone(), coupled.b().to_vec(), lo, hi)
+            .expect("a valid problem");
+        group.bench_with_input(BenchmarkId::new("boxed_pivot", n), &p, |b, p| {
+            b.iter(|| boxed_pivot::solve_boxed(black_box(p), &opts).expect("applies"))
+        });
+        group.bench_with_input(BenchmarkId::new("interior_point", n), &p, |b, p| {
+            b.iter(|| interior::solve_interior(black_box(p), &opts).expect("applies"))
+        });
+        let (pivot, ip) = (
+            boxed_pivot::solve_boxed(&p, &opts).expect("applies"),
+            interior::solve_interior(&p, &opts).expect("applies"),
+        );
+        println!(
+            "contact_fixed_bounds/{n}: boxed-pivot {:?} in {} solves, interior-point {:?} in {}",
+            pivot.status, pivot.iterations, ip.status, ip.iterations
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, pivoting, sweeps, contact_problem, fixed_bounds);
 criterion_main!(benches);
