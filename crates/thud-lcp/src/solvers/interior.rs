@@ -424,7 +424,11 @@ pub(crate) fn interior(p: &BoxedLcp, warm: &[f64], tol: f64, limit: usize) -> Re
             }
         }
         mu_aff /= bounds;
-        let sigma = (mu_aff / mu).clamp(0.0, 1.0).powi(3);
+        let sigma = if mu > 0.0 {
+            (mu_aff / mu).clamp(0.0, 1.0).powi(3)
+        } else {
+            0.0
+        };
         // Corrector; where the neighbourhood below cuts its step short, a plain
         // centring step instead (`σ = ½`, no second-order term).
         let step_of = |(dx, dzl, dzu): (&[f64], &[f64], &[f64])| {
@@ -493,6 +497,41 @@ mod tests {
         let r = solve_interior(&p.to_boxed(), &Options::default()).unwrap();
         assert!(r.is_solved(), "{r:?}");
         assert!((r.z[0] - 0.6).abs() < 1e-8 && (r.z[1] - 2.8).abs() < 1e-8);
+    }
+
+    #[test]
+    fn rows_without_bounds_are_solved() {
+        let inf = f64::INFINITY;
+        let p = BoxedLcp::from_rows(
+            &[[2.0, 1.0], [1.0, 3.0]],
+            &[-4.0, -9.0],
+            &[-inf, -inf],
+            &[inf, inf],
+        )
+        .unwrap();
+        let r = solve_interior(&p, &Options::default()).unwrap();
+        assert!(r.is_solved(), "{r:?}");
+        assert!(
+            (r.z[0] - 0.6).abs() < 1e-8 && (r.z[1] - 2.8).abs() < 1e-8,
+            "{:?}",
+            r.z
+        );
+    }
+
+    #[test]
+    fn an_empty_problem_and_a_bad_warm_start() {
+        let empty = BoxedLcp::from_rows::<[f64; 0]>(&[], &[], &[], &[]).unwrap();
+        assert!(
+            solve_interior(&empty, &Options::default())
+                .unwrap()
+                .is_solved()
+        );
+        let o = Options {
+            warm_start: Some(vec![f64::NAN, f64::INFINITY]),
+            ..Options::default()
+        };
+        let e = solve_interior(&redundant(), &o).unwrap_err();
+        assert!(matches!(e, SolveError::BadOption { .. }), "{e:?}");
     }
 
     /// `A = [[1,1],[1,1]]`, `b = (−1, −1)`, `λ ≥ 0`: singular; any `λ` with
