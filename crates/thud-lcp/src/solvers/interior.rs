@@ -152,10 +152,8 @@ pub fn solve_interior(p: &BoxedLcp, options: &Options) -> Result<Report, SolveEr
         });
     }
     let limit = options.max_iterations.unwrap_or(DEFAULT_STEPS);
+    // (`validate` refused a non-finite warm start.)
     let mut centre = start;
-    if centre.iter().any(|v| !v.is_finite()) {
-        centre.fill(0.0);
-    }
     // Proximal passes: BLCP(A + εI, b − εc) has one answer, the one nearest `c` as
     // ε → 0; each pass moves `c` to it, and a fixed point solves `p` itself.
     let max_diag = p.a().diagonal().iter().fold(0.0f64, |m, d| m.max(*d));
