@@ -56,7 +56,11 @@
 //! ([`Schedule::run_blocks`]) run the two regions' units only: the regions share no
 //! body, so no task waits on the other part, and each thread runs its part's tasks in
 //! the one-thread wavefront's order ([`wavefront`]), with the reach of each tile within
-//! its part (`Schedule::plan_blocks`). The seam's sweeps follow on whichever thread
+//! its part (`Schedule::plan_blocks`). In a sweep without friction rows two
+//! neighbouring units of a tile that share no movable body run side by side
+//! (`PairKernel::solve_couple`), as the serial sweep runs them: no other part waits on
+//! them here, which in the dependency order made pairing them cost more than it gave.
+//! The seam's sweeps follow on whichever thread
 //! first finds region 0 done and region 1's units on a seam body swept for the last
 //! time, early in part 1: that thread sweeps the seam while the other may still sweep
 //! the rest of region 1, which shares no body with it. The rows' build and the split
@@ -837,7 +841,12 @@ impl Schedule {
     ///
     /// A thread whose work is done claims any part left, then waits for the others (and
     /// marks a stall, [`STALL`], where their thread runs no task).
-    fn run_blocks(&mut self, sweeps: u32, task: impl Fn(u32, usize) + Sync) {
+    fn run_blocks(
+        &mut self,
+        sweeps: u32,
+        task: impl Fn(u32, usize) + Sync,
+        couple: impl Fn(u32, usize) -> bool + Sync,
+    ) {
         for c in &mut self.claimed {
             *c.get_mut() = false;
         }
@@ -879,14 +888,27 @@ impl Schedule {
                 let units = &this.parts[from..from + this.block_len[k] as usize];
                 let tiles = this.block_tiles[k] as usize..this.block_tiles[k + 1] as usize;
                 let tasks = &this.progress[k].0;
-                wavefront(units, &this.block_reach[tiles], sweeps, |s, u| {
-                    task(s, u as usize);
-                    tasks.store(
-                        tasks.load(Ordering::Relaxed).wrapping_add(1),
-                        Ordering::Relaxed,
-                    );
-                    if s + 1 == sweeps && Some(u) == gate {
-                        seam_free.store(true, Ordering::Release);
+                wavefront(units, &this.block_reach[tiles], sweeps, |s, tile| {
+                    let mut i = 0;
+                    while i < tile.len() {
+                        // Two units of the tile side by side where `couple` runs them so
+                        // (a sweep without friction rows), else one.
+                        let u = tile[i];
+                        let two = tile.get(i + 1) == Some(&(u + 1)) && couple(s, u as usize);
+                        if !two {
+                            task(s, u as usize);
+                        }
+                        let ran = &tile[i..i + 1 + usize::from(two)];
+                        for &v in ran {
+                            tasks.store(
+                                tasks.load(Ordering::Relaxed).wrapping_add(1),
+                                Ordering::Relaxed,
+                            );
+                            if s + 1 == sweeps && Some(v) == gate {
+                                seam_free.store(true, Ordering::Release);
+                            }
+                        }
+                        i += ran.len();
                     }
                 });
                 if k == 0 {
@@ -1031,8 +1053,35 @@ impl Schedule {
                 },
             );
         };
+        // Two units side by side, as the serial sweep runs them (`wide::run_units`), in
+        // the block order's sweeps without friction rows: a part's units wait on no other
+        // part's there, so pairing two holds up no other thread. Not in the first sweep,
+        // which refreshes each unit's rows, nor in a last sweep with passes riding along.
+        let couples = block && pairs;
+        let couple = |s: u32, u: usize| {
+            if !couples
+                || crate::pgs::friction_sweep(s, sweeps, friction_stride)
+                || (s == 0 && fresh.is_some())
+                || (tail && s + 1 == sweeps)
+                || !sweep.couple(u)
+            {
+                return false;
+            }
+            let [a, b] = [sweep.units[u], sweep.units[u + 1]]
+                .map(|[g0, g1]| [&groups[g0 as usize], &groups[g1 as usize]]);
+            let len = a[0].slots().len();
+            let (sa, sb) = (a[0].slots().start, b[0].slots().start);
+            // SAFETY: tasks (s, u) and (s, u + 1) are this thread's, both after their
+            // sweep s − 1 (one tile of one part's wavefront), and each unit's slots are
+            // its own (as in `task`).
+            let (pa, pb) = unsafe { (pts.slice(sa..sa + len), pts.slice(sb..sb + len)) };
+            kernel.solve_couple([a, b], [pa, pb], &mut SharedVelocities(vel));
+            #[cfg(test)]
+            COUPLED.fetch_add(1, Ordering::Relaxed);
+            true
+        };
         if block {
-            self.run_blocks(sweeps, task);
+            self.run_blocks(sweeps, task, couple);
         } else {
             self.run(sweeps, task);
         }
@@ -1211,7 +1260,7 @@ const WAVE_SWEEPS: usize = 32;
 /// same loop of its own, with the joint rows between its sweeps and its kernels inlined
 /// into it: run through one loop taking a closure, its Solve stage on `pyramid_100` was
 /// 2 % slower.)
-fn wavefront(units: &[u32], reach: &[u32], sweeps: u32, mut task: impl FnMut(u32, u32)) {
+fn wavefront(units: &[u32], reach: &[u32], sweeps: u32, mut task: impl FnMut(u32, &[u32])) {
     let (n, tiles) = (sweeps as usize, reach.len());
     if n == 0 || tiles == 0 {
         return;
@@ -1219,8 +1268,8 @@ fn wavefront(units: &[u32], reach: &[u32], sweeps: u32, mut task: impl FnMut(u32
     let tile = |t: usize| &units[t * wide::TILE..((t + 1) * wide::TILE).min(units.len())];
     if n > WAVE_SWEEPS {
         for s in 0..sweeps {
-            for &u in units {
-                task(s, u);
+            for t in 0..tiles {
+                task(s, tile(t));
             }
         }
         return;
@@ -1235,9 +1284,7 @@ fn wavefront(units: &[u32], reach: &[u32], sweeps: u32, mut task: impl FnMut(u32
                 if !ready {
                     break;
                 }
-                for &u in tile(t) {
-                    task(s as u32, u);
-                }
+                task(s as u32, tile(t));
                 done[s] += 1;
                 budget -= 1;
             }
@@ -1316,6 +1363,10 @@ impl ManifoldPoints for SharedManifolds {
     }
 }
 
+/// Units run side by side by the block order's sweeps (tests).
+#[cfg(test)]
+pub(crate) static COUPLED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// What a multi-threaded sweep runs: the serial order's units over the groups, and how
 /// a unit of two runs.
 pub(crate) struct Units<'a> {
@@ -1324,6 +1375,30 @@ pub(crate) struct Units<'a> {
     pub kernel: PairKernel,
     /// Whether a unit's two groups share their slots (`WideContacts::shared`).
     pub shared: bool,
+    /// Whether unit `u` shares no movable body with unit `u + 1` (`WideContacts::apart`).
+    pub apart: &'a [bool],
+}
+
+impl Units<'_> {
+    /// Whether units `u` and `u + 1` can run side by side in a sweep without friction
+    /// rows ([`couple`]).
+    pub fn couple(&self, u: usize) -> bool {
+        couple(self.apart, self.units, self.groups, u)
+    }
+}
+
+/// Whether units `u` and `u + 1` can run side by side in a sweep without friction rows
+/// (`PairKernel::solve_couple`): they share no movable body (`apart`), and both are
+/// pairs of groups of one length.
+pub(crate) fn couple(apart: &[bool], units: &[[u32; 2]], groups: &[Group], u: usize) -> bool {
+    if !apart.get(u).copied().unwrap_or(false) {
+        return false;
+    }
+    let len = |unit: Option<&[u32; 2]>| {
+        let [g0, g1] = unit?.map(|g| groups.get(g as usize).map(|g| g.slots().len()));
+        g0.filter(|_| g0 == g1)
+    };
+    matches!((len(units.get(u)), len(units.get(u + 1))), (Some(a), Some(b)) if a == b)
 }
 
 /// A slice shared by the sweep's threads; every access is to entries the caller owns
@@ -1393,7 +1468,11 @@ impl Velocities for SharedVelocities {
 
 #[cfg(test)]
 pub(crate) mod tests {
+    use std::sync::atomic::Ordering;
+
     use glam::{Mat3, Vec3};
+
+    use super::COUPLED;
 
     use crate::contact::ContactStore;
     use crate::jacobian::{BuildParams, ContactInput};
@@ -1478,17 +1557,94 @@ pub(crate) mod tests {
         (bodies, store)
     }
 
+    /// A one-box-deep pyramid of `rows` rows of unit boxes: each box on the two below
+    /// it (the ground row on the ground), four points a manifold. Its sweep order has
+    /// neighbouring units that share no body and are as long as each other, which the
+    /// sweeps without friction rows run side by side.
+    fn pyramid(rows: usize) -> (SolverBodies, ContactStore) {
+        let dt = 1.0 / 60.0;
+        let mut bodies = SolverBodies::default();
+        bodies.reset();
+        let inv_i = Mat3::from_diagonal(Vec3::splat(6.0));
+        let mut index = Vec::new();
+        for k in 0..rows {
+            for i in 0..rows - k {
+                let x = i as f32 + 0.5 * k as f32;
+                let g = Velocity {
+                    lin: Vec3::new(0.01 * dt * (i % 3) as f32, -9.81 * dt, 0.0),
+                    ang: Vec3::ZERO,
+                };
+                bodies.push(
+                    0,
+                    Velocity::ZERO,
+                    g,
+                    1.0,
+                    inv_i,
+                    Vec3::new(x, 0.5 + k as f32, 0.0),
+                );
+                index.push((k, i));
+            }
+        }
+        let body =
+            |k: usize, i: usize| 1 + index.iter().position(|&e| e == (k, i)).expect("a box") as u32;
+        let s = BuildParams::for_tests(dt);
+        let mut store = ContactStore::default();
+        for k in 0..rows {
+            for i in 0..rows - k {
+                let (b, x) = (body(k, i), i as f32 + 0.5 * k as f32);
+                let below: Vec<(u32, [f32; 2])> = if k == 0 {
+                    vec![(0, [x - 0.5, x + 0.5])]
+                } else {
+                    vec![
+                        (body(k - 1, i), [x - 0.5, x]),
+                        (body(k - 1, i + 1), [x, x + 0.5]),
+                    ]
+                };
+                for (a, [x0, x1]) in below {
+                    for (j, (px, z)) in [(x0, -0.5), (x1, -0.5), (x1, 0.5), (x0, 0.5)]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        let p = ContactInput {
+                            a,
+                            b,
+                            normal: Vec3::Y,
+                            point: Vec3::new(px, k as f32, z),
+                            separation: -0.001 * (i % 2) as f32,
+                            friction: 0.5,
+                            restitution: 0.0,
+                            warm: [0.02, 0.001, 0.0],
+                        };
+                        store.push_point(p, &bodies, &s, j > 0);
+                    }
+                }
+            }
+        }
+        (bodies, store)
+    }
+
     /// Pack, 20 velocity sweeps and 4 split sweeps on a pool of `threads`; the velocity
     /// changes, pseudo-velocities and every λ, as bits. With `block`, a [`wall`] cut into
     /// regions whose sweeps take the block order (`color::BLOCK_MIN` lowered to 0),
     /// else [`stacks`].
     fn solve_on(threads: usize, kernel: PairKernel, block: bool) -> (Vec<u32>, bool) {
+        let scene = if block { wall(24, 24) } else { stacks(8, 40) };
+        solve_scene(threads, kernel, block, scene)
+    }
+
+    /// [`solve_on`] for a given scene, in the block order where `block`.
+    fn solve_scene(
+        threads: usize,
+        kernel: PairKernel,
+        block: bool,
+        scene: (SolverBodies, ContactStore),
+    ) -> (Vec<u32>, bool) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .expect("pool");
         pool.install(|| {
-            let (mut bodies, mut store) = if block { wall(24, 24) } else { stacks(8, 40) };
+            let (mut bodies, mut store) = scene;
             let mut wide = WideContacts::with_pair_kernel(kernel);
             if block {
                 wide.block_min = Some(0);
@@ -1577,6 +1733,32 @@ pub(crate) mod tests {
             }
             // The stacks carried their weight: something really was solved.
             assert!(serial.iter().any(|&b| f32::from_bits(b) > 0.1));
+        }
+    }
+
+    /// In the block order the threads run two units side by side in the sweeps
+    /// without friction rows, as the serial sweep does: the same bits on any pool.
+    /// (Fails if a pair so run drops either unit's update.)
+    #[test]
+    fn the_block_orders_units_side_by_side_give_one_threads_bits() {
+        for kernel in PairKernel::available().into_iter().filter(|k| k.pairs()) {
+            let (serial, _) = solve_scene(1, kernel, true, pyramid(40));
+            for threads in [2, 3] {
+                let before = COUPLED.load(Ordering::Relaxed);
+                let (parallel, used) = solve_scene(threads, kernel, true, pyramid(40));
+                assert!(
+                    used,
+                    "{kernel:?}, {threads} threads: the schedule was not used"
+                );
+                assert!(
+                    COUPLED.load(Ordering::Relaxed) > before,
+                    "{kernel:?}, {threads} threads: no units ran side by side"
+                );
+                assert_eq!(
+                    parallel, serial,
+                    "{kernel:?}, {threads} threads differ from one"
+                );
+            }
         }
     }
 

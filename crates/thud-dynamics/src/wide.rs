@@ -2015,25 +2015,17 @@ impl WideContacts {
         }
     }
 
-    /// The overflow set's manifolds from the scalar rows, with their friction rows in
-    /// every sweep (`Settings::friction_stride` is for the lanes): they are the islands
-    /// the exact mode checks, whose PGS answer decides whether the dense solve runs, and
-    /// what the colouring could not place.
     /// Whether units `u` and `u + 1` can run side by side in a sweep without friction
-    /// rows: they share no movable body, and both are pairs of groups of one length.
+    /// rows ([`parallel::couple`]).
     fn couple(&self, u: usize) -> bool {
-        if !self.apart.get(u).copied().unwrap_or(false) {
-            return false;
-        }
-        let len = |unit: [u32; 2]| {
-            let [g0, g1] = unit.map(|g| self.groups.get(g as usize).map(|g| g.slots().len()));
-            g0.filter(|_| g0 == g1)
-        };
-        matches!((len(self.units[u]), len(self.units[u + 1])), (Some(a), Some(b)) if a == b)
+        parallel::couple(&self.apart, &self.units, &self.groups, u)
     }
 
     /// One forward sweep of the overflow set alone (its islands swept apart from the
-    /// groups: `World::apart`).
+    /// groups: `World::apart`). The overflow set's manifolds are swept from the scalar
+    /// rows with their friction rows in every sweep (`Settings::friction_stride` is for
+    /// the lanes): they are the islands the exact mode checks, whose PGS answer decides
+    /// whether the dense solve runs, and what the colouring could not place.
     pub fn overflow_sweep(&self, store: &mut ContactStore, dv: &mut [Velocity], omega: f32) {
         self.overflow(store, dv, omega, false);
         dv[0] = Velocity::ZERO;
@@ -2209,6 +2201,7 @@ impl WideContacts {
                 groups: &self.groups,
                 kernel: self.pairs,
                 shared: self.shared,
+                apart: &self.apart,
             };
             let rows = LastRows {
                 side: &mut self.side,
@@ -2872,6 +2865,7 @@ impl WideContacts {
                 groups: &self.groups,
                 kernel: self.pairs,
                 shared: self.shared,
+                apart: &self.apart,
             };
             self.schedule.split_sweeps(
                 &sweep,
