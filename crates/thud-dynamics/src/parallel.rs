@@ -1055,14 +1055,13 @@ impl Schedule {
         };
         // Two units side by side, as the serial sweep runs them (`wide::run_units`), in
         // the block order's sweeps without friction rows: a part's units wait on no other
-        // part's there, so pairing two holds up no other thread. Not in the first sweep,
-        // which refreshes each unit's rows, nor in a last sweep with passes riding along.
+        // part's there, so pairing two holds up no other thread. (The first sweep, which
+        // refreshes each unit's rows, and the last, which takes passes along, always
+        // have friction rows.)
         let couples = block && pairs;
         let couple = |s: u32, u: usize| {
             if !couples
                 || crate::pgs::friction_sweep(s, sweeps, friction_stride)
-                || (s == 0 && fresh.is_some())
-                || (tail && s + 1 == sweeps)
                 || !sweep.couple(u)
             {
                 return false;
