@@ -158,6 +158,14 @@ pub(crate) struct ContactStore {
     pub taken_joints: bool,
     /// The island roots (body slots) the exact mode takes this step, ascending.
     pub taken_roots: Vec<u32>,
+    /// Scratch: the roots the exact mode took at the call before (`exact::takes_any`).
+    pub taken_roots_before: Vec<u32>,
+    /// Which manifolds, on which bodies, with which points, and which of them the exact
+    /// mode takes: a number drawn afresh ([`next_keys`]) whenever any of that may have
+    /// changed (`gather`, `exact::takes_any` where it takes or took points), so that a
+    /// colouring made from the same number needs no look at the keys
+    /// (`Coloring::build_keyed`). 0: not known (a test's store).
+    pub keys_at: u64,
     /// Points of the islands swept once over the whole step while the others take
     /// their solve substeps (the exact mode's islands beside others: `World::apart`);
     /// empty when there are none. Their rows are built for the whole step
@@ -175,6 +183,13 @@ pub(crate) struct ContactStore {
     /// ... for the selected points only (the others' rows are stale but for the λ the
     /// lanes write in: `build_rows`).
     partial: bool,
+}
+
+/// A number for [`ContactStore::keys_at`] that no store has had before (the counter is
+/// shared by every world, so two stores never hold the same one).
+pub(crate) fn next_keys() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// What the store needs to know about the world to build rows.
@@ -204,6 +219,7 @@ impl ContactStore {
         ctx: &BuildContext<'_>,
         bodies: &SolverBodies,
     ) {
+        self.keys_at = next_keys();
         self.restitution.clear();
         self.manifold_inputs.clear();
         self.manifold_points.clear();
@@ -469,6 +485,7 @@ impl ContactStore {
     ) {
         let i = self.inputs.len() as u32;
         self.rows = true;
+        self.keys_at = 0;
         match self.manifold_points.last_mut() {
             Some(last) if extend => last.1 += 1,
             _ => {

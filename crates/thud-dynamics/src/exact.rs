@@ -897,13 +897,23 @@ pub(crate) fn takes_any(
     bodies: &SolverBodies,
     rule: Rule,
 ) -> bool {
+    // (Other islands taken than at the last call change the colouring's keys: a new
+    // `keys_at`, below. With the same manifolds and islands, the same roots take the
+    // same points. A store whose keys are not known keeps its 0.)
+    std::mem::swap(&mut c.taken_roots, &mut c.taken_roots_before);
     c.taken.clear();
     c.taken.resize(c.inputs.len(), false);
     c.taken_joints = false;
     c.taken_roots.clear();
-    if !any_small_island(c, j, rule.max_rows) {
-        return false;
+    let any = any_small_island(c, j, rule.max_rows) && take_islands(c, j, bodies, rule);
+    if c.keys_at != 0 && c.taken_roots != c.taken_roots_before {
+        c.keys_at = crate::contact::next_keys();
     }
+    any
+}
+
+/// [`takes_any`]'s islands, from the small ones (`any_small_island` found some).
+fn take_islands(c: &mut ContactStore, j: &JointRows, bodies: &SolverBodies, rule: Rule) -> bool {
     let im = |k: u32| (k, bodies.inv_mass[k as usize]);
     let mut any = false;
     // Only the islands `any_small_island` counted as small are collected (a resting

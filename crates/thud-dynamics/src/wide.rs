@@ -1462,7 +1462,7 @@ impl WideContacts {
         // body's manifolds in another order, so there they keep their lanes.
         let scalar = order == SweepOrder::Sequential;
         let taken = |s: u32| scalar && store.taken.get(s as usize).copied().unwrap_or(false);
-        self.coloring.build(
+        self.coloring.build_keyed(
             store
                 .manifold_points
                 .iter()
@@ -1471,13 +1471,16 @@ impl WideContacts {
             &self.fixed,
             order,
             LEVEL_LANES,
+            store.keys_at,
         );
         // A body's isotropic inverse inertia `c` (`I⁻¹ = c·1`; 0 for a fixed body), or
         // `None`: its `T_ang` blocks need the whole matrix.
         let fixed = &self.fixed;
         let iso = |i: u32| bodies.iso[i as usize];
         let framed = |i: u32| bodies.frame_of[i as usize] != u32::MAX;
-        let mut reuse = self.coloring.reused && store.manifold_points == self.last_points;
+        // (The same keys: the same points, as the layout last read them.)
+        let mut reuse = self.coloring.reused
+            && (self.coloring.same_keys || store.manifold_points == self.last_points);
         // What the groups read of the bodies, as bits: where no body changed it since
         // they last read it, the groups hold it already. (Groups made anew read every
         // body: then it is only recorded.)
@@ -2578,6 +2581,13 @@ impl WideContacts {
                 })
             })
         }));
+    }
+
+    /// The last layout's colouring stood by the store's keys, unlooked at
+    /// (`Coloring::build_keyed`).
+    #[cfg(test)]
+    pub fn same_keys(&self) -> bool {
+        self.coloring.same_keys
     }
 
     /// The store manifolds in the lanes of unit `u`.

@@ -143,6 +143,12 @@ pub struct World {
     /// test that compares it with taking the points again).
     #[cfg(test)]
     no_regather: bool,
+    /// Let the colouring compare its keys on every step (the store's `keys_at` cleared
+    /// before the layout), and count the builds whose colouring skipped the look.
+    #[cfg(test)]
+    unkeyed: bool,
+    #[cfg(test)]
+    keyed: usize,
     /// Per body slot: whether its colliders are marked moving in the broadphase.
     moving: Vec<bool>,
     /// Per body slot: whether it is dynamic (set by each step's broadphase pass, for
@@ -219,6 +225,10 @@ impl World {
             all_scalar_rows: false,
             #[cfg(test)]
             no_regather: false,
+            #[cfg(test)]
+            unkeyed: false,
+            #[cfg(test)]
+            keyed: 0,
             moving: Vec::new(),
             dynamic: Vec::new(),
         }
@@ -1058,6 +1068,10 @@ impl World {
         let s = &self.settings;
         // The lanes' warm start rides along the build (the joints' impulses go into `dV`
         // after the contacts').
+        #[cfg(test)]
+        if self.unkeyed {
+            self.contacts.keys_at = 0;
+        }
         let mut dv = std::mem::take(&mut self.solver.dv);
         self.warm_in_build = self.wide.pack(
             &self.contacts,
@@ -1068,6 +1082,10 @@ impl World {
             Some(&mut dv[..]),
         );
         self.solver.dv = dv;
+        #[cfg(test)]
+        {
+            self.keyed += usize::from(self.wide.same_keys());
+        }
         (self.stats.colors, self.stats.overflow) = self.wide.colors();
         // Where only the exact mode reads them (the sequential order's overflow set is
         // its taken islands), only its islands' points need scalar rows: a small stack
@@ -2661,40 +2679,62 @@ mod tests {
     /// body removed. The same bits as a gather every step.
     #[test]
     fn points_taken_again_give_the_steps_of_a_gather() {
-        let run = |no_regather: bool| {
-            let mut w = World::new(Settings {
-                reuse_rows_within: 0.0,
-                ..Settings::without_sleeping()
-            });
-            w.no_regather = no_regather;
-            let mut handles = ground_and_pyramid(&mut w, 6, 1.0, -3.0);
-            // Two columns the exact mode takes, apart, then joined.
-            for (x, n) in [(10.0, 5), (12.0, 4)] {
-                for k in 0..n {
-                    handles.push(cube_at(&mut w, glam::Vec3::new(x, 0.5 + k as f32, 0.0)));
-                }
-            }
-            let mut bits = Vec::new();
-            for step in 0..120 {
-                match step {
-                    // Joins the columns' islands (the top of one to the top of the
-                    // other).
-                    30 => {
-                        let (a, b) = (handles[25], handles[29]);
-                        let anchor = glam::Vec3::new(11.0, 4.0, 0.0);
-                        w.add_joint(crate::JointBuilder::ball(Some(a), b).world_anchor(anchor))
-                            .unwrap();
-                    }
-                    60 => w.set_body_kind(handles[2], BodyKind::Kinematic).unwrap(),
-                    90 => w.remove_body(handles[20]).unwrap(),
-                    _ => {}
-                }
-                w.step().unwrap();
-                bits.extend(state_bits(&w));
-            }
-            bits
-        };
+        let run = |no_regather: bool| columns_beside_a_pyramid(|w| w.no_regather = no_regather).0;
         assert_eq!(run(false), run(true));
+    }
+
+    /// A colouring that skips the look at its keys where the store's `keys_at` says
+    /// they stand steps as one that compares them, through the same changes: the exact
+    /// mode taking columns apart, then joined, letting them go and taking them again, a
+    /// body made kinematic, one removed.
+    #[test]
+    fn a_colouring_kept_by_its_keys_gives_the_steps_of_one_that_compares_them() {
+        let (keyed, skipped) = columns_beside_a_pyramid(|_| {});
+        let (compared, none) = columns_beside_a_pyramid(|w| w.unkeyed = true);
+        assert_eq!(none, 0);
+        assert!(skipped > 30, "{skipped} of 120 builds skipped the look");
+        assert!(keyed == compared, "the steps differ");
+    }
+
+    /// Steps 120 of a pyramid beside two columns that the exact mode takes, their rows
+    /// built every step, through a joint that joins the columns' islands, a rule that
+    /// lets them go for a while, a body made kinematic and one removed: the state's bits after each, and how many builds
+    /// kept their colouring by the store's keys.
+    fn columns_beside_a_pyramid(set: impl Fn(&mut World)) -> (Vec<u32>, usize) {
+        let mut w = World::new(Settings {
+            reuse_rows_within: 0.0,
+            ..Settings::without_sleeping()
+        });
+        set(&mut w);
+        let mut handles = ground_and_pyramid(&mut w, 6, 1.0, -3.0);
+        // Two columns the exact mode takes, apart, then joined.
+        for (x, n) in [(10.0, 5), (12.0, 4)] {
+            for k in 0..n {
+                handles.push(cube_at(&mut w, glam::Vec3::new(x, 0.5 + k as f32, 0.0)));
+            }
+        }
+        let mut bits = Vec::new();
+        for step in 0..120 {
+            match step {
+                // Joins the columns' islands (the top of one to the top of the other).
+                30 => {
+                    let (a, b) = (handles[25], handles[29]);
+                    let anchor = glam::Vec3::new(11.0, 4.0, 0.0);
+                    w.add_joint(crate::JointBuilder::ball(Some(a), b).world_anchor(anchor))
+                        .unwrap();
+                }
+                // The exact mode lets the columns go, then takes them again, with the
+                // same manifolds.
+                45 => w.settings_mut().exact_min_bodies += 100,
+                60 => w.set_body_kind(handles[2], BodyKind::Kinematic).unwrap(),
+                75 => w.settings_mut().exact_min_bodies -= 100,
+                90 => w.remove_body(handles[20]).unwrap(),
+                _ => {}
+            }
+            w.step().unwrap();
+            bits.extend(state_bits(&w));
+        }
+        (bits, w.keyed)
     }
 
     /// `sweep_again` runs sweeps over the last step's rows and counts them as a step
