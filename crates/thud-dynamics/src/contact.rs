@@ -148,6 +148,9 @@ pub(crate) struct ContactStore {
     pub manifold_island: Vec<u32>,
     /// Scratch: rows per island root (the exact mode's size check).
     pub island_rows: Vec<u32>,
+    /// What `island_rows` was last counted from (`exact::any_small_island`): the store's
+    /// `keys_at`, the row limit and the joint rows' islands, and the answer then.
+    pub island_rows_of: (u64, usize, Vec<u32>, bool),
     /// Scratch: the small islands' points and joint rows (the exact mode's look,
     /// `exact::islands_where`), kept from step to step.
     pub island_lists: crate::exact::IslandLists,
