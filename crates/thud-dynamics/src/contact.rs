@@ -165,9 +165,9 @@ pub(crate) struct ContactStore {
     pub taken_roots_before: Vec<u32>,
     /// Which manifolds, on which bodies, with which points, and which of them the exact
     /// mode takes: a number drawn afresh ([`next_keys`]) whenever any of that may have
-    /// changed (`gather`, `exact::takes_any` where it takes or took points), so that a
-    /// colouring made from the same number needs no look at the keys
-    /// (`Coloring::build_keyed`). 0: not known (a test's store).
+    /// changed (`gather`; `exact::takes_any` where it takes other islands than at its
+    /// call before), so that a colouring made from the same number needs no look at the
+    /// keys (`Coloring::build_keyed`). 0: not known (a test's store).
     pub keys_at: u64,
     /// Points of the islands swept once over the whole step while the others take
     /// their solve substeps (the exact mode's islands beside others: `World::apart`);
