@@ -1193,9 +1193,6 @@ mod tests {
         assert_eq!(ratio, 1.0 / (1.0 / 9.0));
     }
 
-    /// The islands' lists: in root order, each island's points in store order, then
-    /// its joint rows; only the islands `keep` accepts; the same after the buffers
-    /// were used for other islands.
     /// A joint row on island `island` (a body of that slot against the dummy).
     fn push_joint_row(j: &mut JointRows, island: u32) {
         j.rows.push(JointRow {
@@ -1257,6 +1254,9 @@ mod tests {
         assert!(any_small_island(&mut c, &j, 6));
     }
 
+    /// The islands' lists: in root order, each island's points in store order, then
+    /// its joint rows; only the islands `keep` accepts; the same after the buffers
+    /// were used for other islands.
     #[test]
     fn islands_are_listed_by_root_in_store_order() {
         let mut c = ContactStore::default();

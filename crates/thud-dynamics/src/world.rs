@@ -2735,10 +2735,11 @@ mod tests {
         assert!(laid == afresh, "the steps differ");
     }
 
-    /// Steps 120 of a pyramid beside two columns that the exact mode takes, their rows
+    /// 120 steps of a pyramid beside two columns that the exact mode takes, their rows
     /// built every step, through a joint that joins the columns' islands, a rule that
-    /// lets them go for a while, a body made kinematic and one removed: the state's bits after each, and how many builds
-    /// kept their colouring by the store's keys.
+    /// lets them go for a while, a body made kinematic and one removed: the state's
+    /// bits after each step, and how many builds kept their colouring by the store's
+    /// keys.
     fn columns_beside_a_pyramid(set: impl Fn(&mut World)) -> (Vec<u32>, usize) {
         let mut w = World::new(Settings {
             reuse_rows_within: 0.0,
