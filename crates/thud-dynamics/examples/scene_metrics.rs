@@ -3,7 +3,7 @@
 //! `cargo run --release -p thud-dynamics --example scene_metrics -- tower_20 pyramid_20`
 //! Settings overrides through the environment: `THUD_ITER`, `THUD_ERP`, `THUD_SLOP`,
 //! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_SPLIT_EVERY` (0/1), `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
-//! `THUD_LATER_ITER` (`substep_iterations`), `THUD_FRICTION_STRIDE`, `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_EXACT_TOL`, `THUD_MIN_PAIRS`
+//! `THUD_LATER_ITER` (`substep_iterations`), `THUD_FRICTION_STRIDE`, `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_ORDER` (`colored`: `SweepOrder::Colored`), `THUD_EXACT_TOL`, `THUD_MIN_PAIRS`
 //! (`Settings::parallel_min_pairs`), `THUD_REUSE` (`Settings::reuse_rows_within`), `THUD_STEPS`.
 
 mod support;
@@ -54,6 +54,12 @@ fn main() {
     }
     if let Some(v) = env("THUD_EXACT_TOL") {
         s.exact_tolerance = v;
+    }
+    if let Some(v) = env::<String>("THUD_ORDER") {
+        s.sweep_order = match v.as_str() {
+            "colored" => thud_dynamics::SweepOrder::Colored,
+            _ => thud_dynamics::SweepOrder::Sequential,
+        };
     }
     if let Some(v) = env("THUD_SOLVE_SUBSTEPS") {
         s.solve_substeps = v;

@@ -21,7 +21,8 @@
 //! (`docs/performance.md`) fall on all of them alike; then each world's quantiles, how
 //! many of its steps kept their rows, and the ratios of the others' p10s to the first's.
 //! `THUD_THREADS` sizes the pool (default 1) and `THUD_MIN_PAIRS` sets
-//! `Settings::parallel_min_pairs` (0: the step uses the pool whenever it has threads).
+//! `Settings::parallel_min_pairs` (0: the step uses the pool whenever it has threads);
+//! `THUD_ORDER=colored` sets `SweepOrder::Colored`.
 //! `THUD_COLUMN=n` stands a column of `n` unit boxes on the ground at x = 60 m beside the
 //! scene (a small stack the exact mode takes, beside a structure it does not).
 //! `THUD_PENDULUM=1`, `THUD_KINEMATIC=1`, `THUD_CHAIN=n`, `THUD_ROLLER=1`, `THUD_BALL=1`
@@ -108,6 +109,9 @@ fn main() {
                 }
                 if let Some(m) = env("THUD_MIN_PAIRS") {
                     settings.parallel_min_pairs = m;
+                }
+                if env::<String>("THUD_ORDER").as_deref() == Some("colored") {
+                    settings.sweep_order = thud_dynamics::SweepOrder::Colored;
                 }
                 let mut world = scene_world::world(&scene, settings).0;
                 scene_world::stand_column(&mut world, 60.0, env("THUD_COLUMN").unwrap_or(0));
