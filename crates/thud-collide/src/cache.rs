@@ -48,6 +48,13 @@
 //! the same way, so they give the same bits (a unit test runs a sequence of changes
 //! through both).
 //!
+//! **The tap.** A caller that copies each step's points out of the list (the solver's
+//! contact store) may pass a [`ManifoldTap`] to [`NarrowPhase::update_tapped`]: an
+//! update in place on the caller's thread shows it each manifold that keeps its place
+//! as soon as it is refreshed or computed again, while its 250-odd bytes are in cache,
+//! and says whether it showed every manifold of the list (the layout unchanged), so
+//! that the caller need not read the list back.
+//!
 //! **Determinism and threads.** Pairs are processed in chunks on the rayon pool;
 //! each pair's result depends only on its own inputs and last step's entry for
 //! the same pair, and the chunks are concatenated in pair order, so the output —
@@ -78,6 +85,23 @@ pub struct PairManifold {
 
 /// Pairs per parallel task.
 const CHUNK: usize = 256;
+
+/// What a caller that copies each step's points out of the list (a solver's contact
+/// store) is shown by [`NarrowPhase::update_tapped`]: each manifold an update in place
+/// leaves where it was, as it stands after the update, while it is still in cache.
+pub trait ManifoldTap {
+    /// Manifold `index` of the list (its pair and sub-shapes as before the update; its
+    /// points, their number included, may have changed).
+    fn manifold(&mut self, index: usize, m: &Manifold);
+}
+
+/// A tap that takes nothing ([`NarrowPhase::update`]).
+struct NoTap;
+
+impl ManifoldTap for NoTap {
+    #[inline(always)]
+    fn manifold(&mut self, _: usize, _: &Manifold) {}
+}
 
 /// Per-pair cache entry: the relative pose the pair's manifolds were computed at
 /// and where they sit in the manifold list.
@@ -247,6 +271,24 @@ impl NarrowPhase {
     /// pairs naming a slot out of range, or a slot with itself, are skipped. Pairs
     /// need not be sorted (they are sorted here if they are not).
     pub fn update(&mut self, pairs: &[(u32, u32)], shapes: &[Shape], poses: &[Pose], margin: f32) {
+        self.update_tapped(pairs, shapes, poses, margin, &mut NoTap);
+    }
+
+    /// [`update`](Self::update), showing `tap` every manifold of the list as it stands
+    /// after the update, in list order, where that is cheap: an update in place on the
+    /// caller's thread (not split over the pool) that leaves the list's
+    /// [`layout`](Self::layout) as it was. Returns whether it did so; the tap may have
+    /// been shown some manifolds either way. (Each manifold is shown as soon as it is
+    /// refreshed or computed again, so a caller that copies its points reads them from
+    /// the cache instead of from the 250-odd bytes of each manifold again.)
+    pub fn update_tapped<T: ManifoldTap>(
+        &mut self,
+        pairs: &[(u32, u32)],
+        shapes: &[Shape],
+        poses: &[Pose],
+        margin: f32,
+        tap: &mut T,
+    ) -> bool {
         // Each collider's rotation matrix, once (a collider sits in several pairs).
         self.rotations.clear();
         self.rotations.extend(poses.iter().map(rotation));
@@ -271,12 +313,13 @@ impl NarrowPhase {
             self.merge_pairs(pairs, shapes, poses, margin)
         };
         if let Some(fresh) = fresh {
-            self.update_in_place(shapes, poses, margin);
+            let layout = self.layout;
+            let tapped = self.update_in_place(shapes, poses, margin, tap);
             self.recomputed += fresh;
             if !same {
                 self.take_keys();
             }
-            return;
+            return tapped && self.layout == layout;
         }
         self.layout = self.layout.wrapping_add(1);
         std::mem::swap(&mut self.manifolds, &mut self.previous);
@@ -359,6 +402,7 @@ impl NarrowPhase {
         self.prev_normals.clear();
         self.prev_states.clear();
         self.take_keys();
+        false
     }
 
     /// `keys` from the states, after an update that changed them.
@@ -449,8 +493,16 @@ impl NarrowPhase {
 
     /// The update in place, over the pair states (last step's, or `merge_pairs`'):
     /// every pair's manifolds refreshed or recomputed where they lie, then the
-    /// changes spliced in ([`apply_patches`](Self::apply_patches)).
-    fn update_in_place(&mut self, shapes: &[Shape], poses: &[Pose], margin: f32) {
+    /// changes spliced in ([`apply_patches`](Self::apply_patches)). On the caller's
+    /// thread, `tap` is shown each manifold that keeps its place; returns whether the
+    /// update ran there.
+    fn update_in_place<T: ManifoldTap>(
+        &mut self,
+        shapes: &[Shape],
+        poses: &[Pose],
+        margin: f32,
+        tap: &mut T,
+    ) -> bool {
         let ctx = InPlace {
             shapes,
             poses,
@@ -460,7 +512,8 @@ impl NarrowPhase {
             reuse: self.reuse(margin),
         };
         let total = self.states.len();
-        let recomputed = if self.parallel && total > CHUNK && rayon::current_num_threads() > 1 {
+        let split = self.parallel && total > CHUNK && rayon::current_num_threads() > 1;
+        let recomputed = if split {
             // Split states, manifolds and normals into matching disjoint chunks.
             let mut parts = Vec::with_capacity(total / CHUNK + 1);
             let (mut st, mut ms, mut ns) = (
@@ -490,7 +543,7 @@ impl NarrowPhase {
                 .into_par_iter()
                 .map(|(s, m, n, begin)| {
                     let mut patches = Patches::default();
-                    let r = ctx.run(s, m, n, begin, &mut Vec::new(), &mut patches);
+                    let r = ctx.run(s, m, n, begin, (&mut Vec::new(), &mut NoTap), &mut patches);
                     (r, patches)
                 })
                 .collect();
@@ -508,14 +561,16 @@ impl NarrowPhase {
                 &mut self.manifolds,
                 &mut self.normals,
                 0,
-                &mut self.scratch,
+                (&mut self.scratch, tap),
                 &mut self.patches,
             )
         };
+        let serial = !split;
         self.recomputed = recomputed;
         if !(self.patches.at.is_empty() && self.inserts.at.is_empty() && !self.gone) {
             self.apply_patches();
         }
+        serial
     }
 
     /// Builds the manifold list of the pair states: each pair's manifolds where they
@@ -652,14 +707,15 @@ impl InPlace<'_> {
     /// are `ms` (offset `begin` in the full list). A pair whose recomputed manifolds
     /// differ in number or sub-shapes keeps its old ones here; its new ones go into
     /// `patches` for [`NarrowPhase::apply_patches`], as do the pairs without a shape
-    /// or pose now (no manifolds). Returns how many pairs were recomputed.
-    fn run(
+    /// or pose now (no manifolds). `tap` is shown every manifold that keeps its place,
+    /// once it is refreshed or computed again. Returns how many pairs were recomputed.
+    fn run<T: ManifoldTap>(
         &self,
         (states, first): (&mut [PairState], usize),
         ms: &mut [PairManifold],
         ns: &mut [Vec3],
         begin: usize,
-        tmp: &mut Vec<(u32, u32, Manifold)>,
+        (tmp, tap): (&mut Vec<(u32, u32, Manifold)>, &mut T),
         patches: &mut Patches,
     ) -> usize {
         let mut recomputed = 0;
@@ -679,8 +735,10 @@ impl InPlace<'_> {
             if self.reuse.keeps(&rel, st) {
                 if !range.is_empty() {
                     let (ra, rb) = (self.rotations[ia], self.rotations[ib]);
-                    for (m, nl) in ms[range.clone()].iter_mut().zip(&ns[range]) {
+                    let at = range.start + begin;
+                    for (k, (m, nl)) in ms[range.clone()].iter_mut().zip(&ns[range]).enumerate() {
                         refresh(&mut m.manifold, *nl, (pa, ra), (pb, rb));
+                        tap.manifold(at + k, &m.manifold);
                     }
                 }
                 continue;
@@ -711,14 +769,17 @@ impl InPlace<'_> {
             }
             // Each new manifold over its old one where it lies, its points only (a
             // whole manifold is 250-odd bytes, most of them empty point slots).
-            for ((_, _, manifold), (old, nl)) in tmp
+            let at = range.start + begin;
+            for (k, ((_, _, manifold), (old, nl))) in tmp
                 .iter_mut()
                 .zip(ms[range.clone()].iter_mut().zip(&mut ns[range.clone()]))
+                .enumerate()
             {
                 carry_user(manifold, &old.manifold, self.match_tol2);
                 *nl = pa.inverse_transform_vector(manifold.normal);
                 old.manifold.normal = manifold.normal;
                 old.manifold.points = manifold.points;
+                tap.manifold(at + k, &old.manifold);
             }
             tmp.clear();
             st.rel = rel;

@@ -52,7 +52,7 @@ pub(crate) mod tree;
 
 pub use aabb::Aabb;
 pub use broadphase::{BroadPhase, UpdatePart};
-pub use cache::{NarrowPhase, PairManifold};
+pub use cache::{ManifoldTap, NarrowPhase, PairManifold};
 pub use error::ShapeError;
 pub use filter::CollisionFilter;
 pub use manifold::{ContactPoint, ContactPoints, FeatureId, Manifold};

@@ -143,6 +143,13 @@ pub struct World {
     /// test that compares it with taking the points again).
     #[cfg(test)]
     no_regather: bool,
+    /// Tests: the narrowphase never shows the contact store its manifolds
+    /// (`contact::Tap`), so every regather reads them back; and how many updates
+    /// showed them, the store taking them all or not.
+    #[cfg(test)]
+    no_tap: bool,
+    #[cfg(test)]
+    taps: [usize; 2],
     /// Let the colouring compare its keys on every step (the store's `keys_at` cleared
     /// before the layout), and count the builds whose colouring skipped the look.
     #[cfg(test)]
@@ -225,6 +232,10 @@ impl World {
             all_scalar_rows: false,
             #[cfg(test)]
             no_regather: false,
+            #[cfg(test)]
+            no_tap: false,
+            #[cfg(test)]
+            taps: [0; 2],
             #[cfg(test)]
             unkeyed: false,
             #[cfg(test)]
@@ -915,12 +926,37 @@ impl World {
 
     fn narrow_phase(&mut self) {
         self.narrow.set_parallel(self.pool_now());
-        self.narrow.update(
-            &self.pairs,
-            &self.colliders.shapes,
-            &self.colliders.poses,
-            self.settings.contact_margin,
-        );
+        // Where the contact store holds the narrowphase's list as it stands, it takes
+        // the points as the update leaves each manifold (`contact::Tap`), instead of
+        // reading them all back for its regather.
+        let at = (self.narrow.layout(), self.colliders.generation());
+        #[cfg(test)]
+        let allowed = !self.no_tap;
+        #[cfg(not(test))]
+        let allowed = true;
+        if allowed && self.gathered.at == Some(at) {
+            let mut tap = self.contacts.tap();
+            let all = self.narrow.update_tapped(
+                &self.pairs,
+                &self.colliders.shapes,
+                &self.colliders.poses,
+                self.settings.contact_margin,
+                &mut tap,
+            );
+            self.contacts.tapped = tap.finish(all);
+            #[cfg(test)]
+            {
+                self.taps[usize::from(self.contacts.tapped.is_none())] += 1;
+            }
+        } else {
+            self.contacts.tapped = None;
+            self.narrow.update(
+                &self.pairs,
+                &self.colliders.shapes,
+                &self.colliders.poses,
+                self.settings.contact_margin,
+            );
+        }
         self.stats.pairs += self.pairs.len();
         self.stats.pairs_computed += self.narrow.recomputed_pairs();
     }
@@ -2681,6 +2717,50 @@ mod tests {
     fn points_taken_again_give_the_steps_of_a_gather() {
         let run = |no_regather: bool| columns_beside_a_pyramid(|w| w.no_regather = no_regather).0;
         assert_eq!(run(false), run(true));
+    }
+
+    /// The points the contact store takes as the narrowphase updates each manifold
+    /// (`contact::Tap`) are those a regather reads back after it: the same bits, on
+    /// steps that keep their rows and on steps that build them, through manifolds that
+    /// gain points (tilted cubes landing beside a pyramid, which the store must gather
+    /// anew) and the changes of `columns_beside_a_pyramid`.
+    #[test]
+    fn points_taken_from_the_narrowphase_give_the_steps_of_a_regather() {
+        let landing = |no_tap: bool| {
+            let mut w = World::new(Settings::without_sleeping());
+            w.no_tap = no_tap;
+            ground_and_pyramid(&mut w, 6, 1.0, -3.0);
+            for k in 0..6 {
+                let tilt = glam::Quat::from_rotation_z(0.1 + 0.05 * k as f32);
+                let at = glam::Vec3::new(6.0 + 1.5 * k as f32, 0.75, 0.0);
+                let cube = Collider::cuboid(glam::Vec3::splat(0.5));
+                w.add_body(
+                    BodyBuilder::dynamic()
+                        .position(at)
+                        .rotation(tilt)
+                        .collider(cube),
+                )
+                .unwrap();
+            }
+            let mut bits = Vec::new();
+            let mut kept = 0;
+            for _ in 0..90 {
+                w.step().unwrap();
+                kept += usize::from(w.stats().rows_kept);
+                bits.extend(state_bits(&w));
+            }
+            (bits, w.taps, kept)
+        };
+        let ((tapped, [taken, refused], kept), (read, none, _)) = (landing(false), landing(true));
+        assert_eq!(none, [0, 0]);
+        assert!(
+            taken > 30 && refused > 0,
+            "{taken} taken, {refused} refused"
+        );
+        assert!(kept > 10, "{kept} steps kept their rows");
+        assert!(tapped == read, "the steps differ");
+        let run = |no_tap: bool| columns_beside_a_pyramid(|w| w.no_tap = no_tap).0;
+        assert!(run(false) == run(true), "the steps differ");
     }
 
     /// A colouring that skips the look at its keys where the store's `keys_at` says
