@@ -50,10 +50,11 @@
 //!
 //! **The tap.** A caller that copies each step's points out of the list (the solver's
 //! contact store) may pass a [`ManifoldTap`] to [`NarrowPhase::update_tapped`]: an
-//! update in place on the caller's thread shows it each manifold that keeps its place
-//! as soon as it is refreshed or computed again, while its 250-odd bytes are in cache,
-//! and says whether it showed every manifold of the list (the layout unchanged), so
-//! that the caller need not read the list back.
+//! update in place shows it each manifold that keeps its place as soon as it is
+//! refreshed or computed again, while its 250-odd bytes are in cache (split over the
+//! pool, each chunk shows its part of the tap its own manifolds), and says whether it
+//! showed every manifold of the list (the layout unchanged), so that the caller need
+//! not read the list back.
 //!
 //! **Determinism and threads.** Pairs are processed in chunks on the rayon pool;
 //! each pair's result depends only on its own inputs and last step's entry for
@@ -89,10 +90,23 @@ const CHUNK: usize = 256;
 /// What a caller that copies each step's points out of the list (a solver's contact
 /// store) is shown by [`NarrowPhase::update_tapped`]: each manifold an update in place
 /// leaves where it was, as it stands after the update, while it is still in cache.
-pub trait ManifoldTap {
+///
+/// An update split over the pool splits the tap too: each chunk of the list gets the
+/// part [`split_front`](Self::split_front) cuts off for it, in list order, and shows
+/// it its own manifolds on its thread; the parts come back through
+/// [`absorb`](Self::absorb), in list order.
+pub trait ManifoldTap: Send + Sized {
     /// Manifold `index` of the list (its pair and sub-shapes as before the update; its
     /// points, their number included, may have changed).
     fn manifold(&mut self, index: usize, m: &Manifold);
+
+    /// The part of this tap for the list's manifolds before `end`, which this one no
+    /// longer takes (called before any manifold is shown, with `end` ascending).
+    fn split_front(&mut self, end: usize) -> Self;
+
+    /// Takes back a part [`split_front`](Self::split_front) cut off, once its chunk is
+    /// done (the front-most first).
+    fn absorb(&mut self, front: Self);
 }
 
 /// A tap that takes nothing ([`NarrowPhase::update`]).
@@ -101,6 +115,12 @@ struct NoTap;
 impl ManifoldTap for NoTap {
     #[inline(always)]
     fn manifold(&mut self, _: usize, _: &Manifold) {}
+
+    fn split_front(&mut self, _: usize) -> Self {
+        NoTap
+    }
+
+    fn absorb(&mut self, _: Self) {}
 }
 
 /// Per-pair cache entry: the relative pose the pair's manifolds were computed at
@@ -275,12 +295,12 @@ impl NarrowPhase {
     }
 
     /// [`update`](Self::update), showing `tap` every manifold of the list as it stands
-    /// after the update, in list order, where that is cheap: an update in place on the
-    /// caller's thread (not split over the pool) that leaves the list's
-    /// [`layout`](Self::layout) as it was. Returns whether it did so; the tap may have
-    /// been shown some manifolds either way. (Each manifold is shown as soon as it is
-    /// refreshed or computed again, so a caller that copies its points reads them from
-    /// the cache instead of from the 250-odd bytes of each manifold again.)
+    /// after the update, in list order within each chunk, where that is cheap: an
+    /// update in place that leaves the list's [`layout`](Self::layout) as it was.
+    /// Returns whether it did so; the tap may have been shown some manifolds either
+    /// way. (Each manifold is shown as soon as it is refreshed or computed again, so a
+    /// caller that copies its points reads them from the cache instead of from the
+    /// 250-odd bytes of each manifold again.)
     pub fn update_tapped<T: ManifoldTap>(
         &mut self,
         pairs: &[(u32, u32)],
@@ -314,12 +334,12 @@ impl NarrowPhase {
         };
         if let Some(fresh) = fresh {
             let layout = self.layout;
-            let tapped = self.update_in_place(shapes, poses, margin, tap);
+            self.update_in_place(shapes, poses, margin, tap);
             self.recomputed += fresh;
             if !same {
                 self.take_keys();
             }
-            return tapped && self.layout == layout;
+            return self.layout == layout;
         }
         self.layout = self.layout.wrapping_add(1);
         std::mem::swap(&mut self.manifolds, &mut self.previous);
@@ -493,16 +513,15 @@ impl NarrowPhase {
 
     /// The update in place, over the pair states (last step's, or `merge_pairs`'):
     /// every pair's manifolds refreshed or recomputed where they lie, then the
-    /// changes spliced in ([`apply_patches`](Self::apply_patches)). On the caller's
-    /// thread, `tap` is shown each manifold that keeps its place; returns whether the
-    /// update ran there.
+    /// changes spliced in ([`apply_patches`](Self::apply_patches)). `tap` is shown
+    /// each manifold that keeps its place.
     fn update_in_place<T: ManifoldTap>(
         &mut self,
         shapes: &[Shape],
         poses: &[Pose],
         margin: f32,
         tap: &mut T,
-    ) -> bool {
+    ) {
         let ctx = InPlace {
             shapes,
             poses,
@@ -532,26 +551,27 @@ impl NarrowPhase {
                 let (_, n) = std::mem::take(&mut ns).split_at_mut(begin - consumed);
                 let (m0, m1) = m.split_at_mut(end - begin);
                 let (n0, n1) = n.split_at_mut(end - begin);
-                parts.push(((s0, first), m0, n0, begin));
+                parts.push(((s0, first), m0, n0, begin, tap.split_front(end)));
                 (first, consumed) = (first + k, end);
                 st = s1;
                 ms = m1;
                 ns = n1;
             }
-            // Each chunk's patches, in chunk order.
-            let outs: Vec<(usize, Patches)> = parts
+            // Each chunk's patches and part of the tap, in chunk order.
+            let outs: Vec<(usize, Patches, T)> = parts
                 .into_par_iter()
-                .map(|(s, m, n, begin)| {
+                .map(|(s, m, n, begin, mut part)| {
                     let mut patches = Patches::default();
-                    let r = ctx.run(s, m, n, begin, (&mut Vec::new(), &mut NoTap), &mut patches);
-                    (r, patches)
+                    let r = ctx.run(s, m, n, begin, (&mut Vec::new(), &mut part), &mut patches);
+                    (r, patches, part)
                 })
                 .collect();
             self.patches.clear();
             let mut all = 0;
-            for (r, mut p) in outs {
+            for (r, mut p, part) in outs {
                 all += r;
                 self.patches.append(&mut p);
+                tap.absorb(part);
             }
             all
         } else {
@@ -565,12 +585,10 @@ impl NarrowPhase {
                 &mut self.patches,
             )
         };
-        let serial = !split;
         self.recomputed = recomputed;
         if !(self.patches.at.is_empty() && self.inserts.at.is_empty() && !self.gone) {
             self.apply_patches();
         }
-        serial
     }
 
     /// Builds the manifold list of the pair states: each pair's manifolds where they
@@ -1249,10 +1267,30 @@ mod tests {
         assert_eq!(np.manifolds().len(), 2);
     }
 
+    /// Every manifold a tap was shown, in the order the parts come back.
+    #[derive(Default)]
+    struct Record(Vec<(usize, Manifold)>);
+
+    impl ManifoldTap for Record {
+        fn manifold(&mut self, index: usize, m: &Manifold) {
+            self.0.push((index, *m));
+        }
+
+        fn split_front(&mut self, _: usize) -> Self {
+            Record::default()
+        }
+
+        fn absorb(&mut self, mut front: Self) {
+            self.0.append(&mut front.0);
+        }
+    }
+
     /// A pair list that gains or loses pairs without contact is merged in place, and
     /// pairs whose manifolds appear or vanish are spliced in; the manifolds, their
     /// order, the carried `user` data, the pair states and the count of recomputed
     /// pairs are those of the full update — on one thread and in parallel chunks.
+    /// Where an update says it showed its tap the whole list, the tap saw each
+    /// manifold once, in order, as the update left it.
     #[test]
     fn in_place_updates_match_the_full_update() {
         // Rows of unit cubes along x, neighbours touching, a slight tilt each; the
@@ -1314,14 +1352,25 @@ mod tests {
                 let mut np = NarrowPhase::new();
                 np.set_parallel(threads > 1);
                 np.splice = splice;
-                let mut out = Vec::new();
+                let (mut out, mut tapped) = (Vec::new(), Vec::new());
                 for (i, (list, dx)) in steps.iter().enumerate() {
                     for m in np.manifolds_mut() {
                         for (j, p) in m.manifold.points.iter_mut().enumerate() {
                             p.user = [(i * 10 + j) as f32, m.a as f32, m.b as f32];
                         }
                     }
-                    np.update(list, &shapes, &poses_at(*dx), 0.02);
+                    let mut tap = Record::default();
+                    let whole = np.update_tapped(list, &shapes, &poses_at(*dx), 0.02, &mut tap);
+                    if whole {
+                        let list: Vec<_> = np
+                            .manifolds()
+                            .iter()
+                            .map(|m| m.manifold)
+                            .enumerate()
+                            .collect();
+                        assert!(tap.0 == list, "the tap saw the list");
+                    }
+                    tapped.push(whole);
                     let states: Vec<(u32, u32, u32, u32)> = np
                         .states
                         .iter()
@@ -1329,10 +1378,11 @@ mod tests {
                         .collect();
                     out.push((np.manifolds().to_vec(), states, np.recomputed_pairs()));
                 }
-                out
+                (out, tapped)
             })
         };
-        let full = run(false, 1);
+        let (full, none) = run(false, 1);
+        assert!(none.iter().all(|&t| !t), "the full update shows no tap");
         assert!(
             full[0].0.len() >= ((n - 1) * rows) as usize,
             "the neighbours touch"
@@ -1341,7 +1391,12 @@ mod tests {
         assert!(!full[7].0.is_empty(), "together again");
         assert!(full[9].0.len() < full[8].0.len(), "touching pairs gone");
         assert!(all.len() > 2 * CHUNK);
-        assert_eq!(run(true, 1), full, "one thread");
-        assert_eq!(run(true, 2), full, "parallel chunks");
+        let (one, tapped) = run(true, 1);
+        assert_eq!(one, full, "one thread");
+        let (two, tapped_two) = run(true, 2);
+        assert_eq!(two, full, "parallel chunks");
+        // Small moves over the same list keep the layout: the tap saw it all.
+        assert_eq!(tapped, tapped_two);
+        assert!(tapped[1..4].iter().any(|&t| t) && tapped.iter().any(|&t| !t));
     }
 }

@@ -110,18 +110,22 @@ fn regather_run(
 ///
 /// [`NarrowPhase::update_tapped`]: thud_collide::NarrowPhase::update_tapped
 pub(crate) struct Tap<'a> {
-    /// The store's manifolds' indices in the narrowphase's list (ascending, as the
-    /// store holds them in list order), and their points.
+    /// The store's manifolds this tap (or part of one, `ManifoldTap::split_front`)
+    /// takes: their indices in the narrowphase's list (ascending, as the store holds
+    /// them in list order), their points, their inputs, and their points' inputs,
+    /// the first of which is the store's point `point_base`.
     source: &'a [u32],
     manifold_points: &'a [(u32, u32)],
     manifold_inputs: &'a mut [ManifoldInput],
     inputs: &'a mut [PointInput],
-    /// The next store manifold: the narrowphase shows its manifolds in list order, so
-    /// those of the store come one after the other.
+    point_base: usize,
+    /// The next of them: the narrowphase shows its manifolds in list order, so those
+    /// of the store come one after the other.
     next: usize,
     warm_started: usize,
-    /// No manifold changed its point count (else the store gathers anew).
-    same_counts: bool,
+    /// Every manifold came with as many points as before, and every part absorbed took
+    /// all of its own (else the store gathers anew).
+    whole: bool,
 }
 
 impl Tap<'_> {
@@ -131,8 +135,7 @@ impl Tap<'_> {
     /// many are warm started (for [`ContactStore::tapped`]); else `None`, and what the
     /// tap wrote is left for `regather` or a gather to write again.
     pub fn finish(self, all: bool) -> Option<usize> {
-        let whole = all && self.same_counts && self.next == self.source.len();
-        whole.then_some(self.warm_started)
+        (all && self.whole && self.next == self.source.len()).then_some(self.warm_started)
     }
 }
 
@@ -148,15 +151,15 @@ impl ManifoldTap for Tap<'_> {
         self.next += 1;
         let points = m.points.as_slice();
         let ours = self.manifold_points.get(s).and_then(|&(first, count)| {
-            let first = first as usize;
+            let first = (first as usize).checked_sub(self.point_base)?;
             self.inputs.get_mut(first..first + count as usize)
         });
         let (Some(ours), Some(input)) = (ours, self.manifold_inputs.get_mut(s)) else {
-            self.same_counts = false;
+            self.whole = false;
             return;
         };
         if ours.len() != points.len() {
-            self.same_counts = false;
+            self.whole = false;
             return;
         }
         input.normal = m.normal;
@@ -166,6 +169,46 @@ impl ManifoldTap for Tap<'_> {
             p.warm = [cp.user[0], cp.user[1], cp.user[2]];
             self.warm_started += usize::from(cp.user[0] != 0.0);
         }
+    }
+
+    fn split_front(&mut self, end: usize) -> Self {
+        // The store's manifolds before `end` in the list, and their points.
+        let k = self.source.partition_point(|&i| (i as usize) < end);
+        let points = k
+            .checked_sub(1)
+            .and_then(|last| self.manifold_points.get(last))
+            .map_or(0, |&(first, count)| {
+                (first as usize + count as usize).saturating_sub(self.point_base)
+            })
+            .min(self.inputs.len());
+        let (source, rest) = self.source.split_at(k);
+        self.source = rest;
+        let (manifold_points, rest) = self
+            .manifold_points
+            .split_at(k.min(self.manifold_points.len()));
+        self.manifold_points = rest;
+        let k = k.min(self.manifold_inputs.len());
+        let (manifold_inputs, rest) = std::mem::take(&mut self.manifold_inputs).split_at_mut(k);
+        self.manifold_inputs = rest;
+        let (inputs, rest) = std::mem::take(&mut self.inputs).split_at_mut(points);
+        self.inputs = rest;
+        let point_base = self.point_base;
+        self.point_base += points;
+        Tap {
+            source,
+            manifold_points,
+            manifold_inputs,
+            inputs,
+            point_base,
+            next: 0,
+            warm_started: 0,
+            whole: true,
+        }
+    }
+
+    fn absorb(&mut self, front: Self) {
+        self.whole &= front.whole && front.next == front.source.len();
+        self.warm_started += front.warm_started;
     }
 }
 
@@ -379,9 +422,10 @@ impl ContactStore {
             manifold_points: &self.manifold_points,
             manifold_inputs: &mut self.manifold_inputs,
             inputs: &mut self.inputs,
+            point_base: 0,
             next: 0,
             warm_started: 0,
-            same_counts: true,
+            whole: true,
         }
     }
 
@@ -843,6 +887,75 @@ mod tests {
         store.gather(manifolds, &ctx, &bodies);
     }
 
+    /// The store's inputs, to the bit.
+    fn input_bits(s: &ContactStore) -> impl PartialEq + std::fmt::Debug + use<> {
+        let points: Vec<_> = s
+            .inputs
+            .iter()
+            .map(|p| (p.point.to_array(), p.separation, p.warm, p.manifold))
+            .collect();
+        let normals: Vec<_> = s
+            .manifold_inputs
+            .iter()
+            .map(|m| m.normal.to_array())
+            .collect();
+        (points, normals, s.warm_started, s.manifold_points.clone())
+    }
+
+    /// The points a tap takes as the narrowphase shows it each manifold, in parts cut
+    /// for the pool's chunks, are a full gather's, to the bit, and the regather after
+    /// reads nothing; a part that missed a manifold, or a manifold with a point more,
+    /// leaves the store to read them back.
+    #[test]
+    fn a_tap_in_parts_takes_what_a_gather_would() {
+        // The second manifold is not the store's (one body on both sides).
+        let mut list = vec![
+            manifold(0, 1, &[(-0.5, -1e-3), (0.5, -2e-3)]),
+            manifold(0, 0, &[(0.0, 0.0)]),
+            manifold(1, 2, &[(-0.4, 0.0), (0.0, 1e-3), (0.4, -1e-3)]),
+            manifold(0, 2, &[(0.2, -1e-3)]),
+            manifold(1, 2, &[(-0.3, 0.0), (0.3, 2e-3)]),
+        ];
+        let mut store = ContactStore::default();
+        gathered(&mut store, &list);
+        assert_eq!(store.manifold_inputs.len(), 4);
+        for (k, pm) in list.iter_mut().enumerate() {
+            pm.manifold.normal = Vec3::new(0.01 * k as f32, 1.0, 0.0).normalize();
+            for p in &mut pm.manifold.points {
+                p.point += Vec3::new(1e-4, -2e-4, 3e-4);
+                p.separation -= 5e-4;
+                p.user[0] += 0.25;
+            }
+        }
+        // Chunks of the list 0..2, 2..4 and 4..; `skip` a manifold not shown.
+        let tapped = |store: &mut ContactStore, list: &[PairManifold], skip: Option<usize>| {
+            let mut tap = store.tap();
+            let mut parts = [tap.split_front(2), tap.split_front(4)];
+            for (i, m) in list.iter().enumerate().filter(|&(i, _)| Some(i) != skip) {
+                match i {
+                    0..2 => parts[0].manifold(i, &m.manifold),
+                    2..4 => parts[1].manifold(i, &m.manifold),
+                    _ => tap.manifold(i, &m.manifold),
+                }
+            }
+            let [front, middle] = parts;
+            tap.absorb(front);
+            tap.absorb(middle);
+            tap.finish(true)
+        };
+        store.tapped = tapped(&mut store, &list, None);
+        assert!(store.tapped.is_some());
+        assert!(store.regather(&[]), "nothing to read back");
+        let mut fresh = ContactStore::default();
+        gathered(&mut fresh, &list);
+        assert_eq!(input_bits(&store), input_bits(&fresh));
+        // The manifold that is not the store's need not be shown; the others must.
+        assert!(tapped(&mut store, &list, Some(1)).is_some());
+        assert!(tapped(&mut store, &list, Some(3)).is_none());
+        list[2].manifold.points.pop();
+        assert!(tapped(&mut store, &list, None).is_none());
+    }
+
     /// The points and normals a regather takes are a full gather's, to the bit; a
     /// manifold whose point count changed is left to a full gather.
     #[test]
@@ -865,20 +978,7 @@ mod tests {
         assert!(store.regather(&list));
         let mut fresh = ContactStore::default();
         gathered(&mut fresh, &list);
-        let bits = |s: &ContactStore| {
-            let points: Vec<_> = s
-                .inputs
-                .iter()
-                .map(|p| (p.point.to_array(), p.separation, p.warm, p.manifold))
-                .collect();
-            let normals: Vec<_> = s
-                .manifold_inputs
-                .iter()
-                .map(|m| m.normal.to_array())
-                .collect();
-            (points, normals, s.warm_started, s.manifold_points.clone())
-        };
-        assert_eq!(bits(&store), bits(&fresh));
+        assert_eq!(input_bits(&store), input_bits(&fresh));
         // A point lost: not for a regather.
         list[1].manifold.points.pop();
         assert!(!store.regather(&list));

@@ -2761,6 +2761,33 @@ mod tests {
         assert!(tapped == read, "the steps differ");
         let run = |no_tap: bool| columns_beside_a_pyramid(|w| w.no_tap = no_tap).0;
         assert!(run(false) == run(true), "the steps differ");
+        // On a pool of two, with more pairs than a chunk of the narrowphase (256): the
+        // steps whose narrowphase splits over the pool tap the store in parts
+        // (`a_tap_in_parts_takes_what_a_gather_would` takes them apart).
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let pooled = |no_tap: bool| {
+            pool.install(|| {
+                let mut w = World::new(Settings {
+                    parallel_min_pairs: 0,
+                    ..Settings::without_sleeping()
+                });
+                w.no_tap = no_tap;
+                ground_and_pyramid(&mut w, 16, 1.0, -8.0);
+                let mut bits = Vec::new();
+                for _ in 0..40 {
+                    w.step().unwrap();
+                    bits.extend(state_bits(&w));
+                }
+                assert!(w.pairs.len() > 300, "{} pairs", w.pairs.len());
+                (bits, w.taps)
+            })
+        };
+        let ((tapped, [taken, _]), (read, _)) = (pooled(false), pooled(true));
+        assert!(taken > 20, "{taken} taken");
+        assert!(tapped == read, "the steps differ on the pool");
     }
 
     /// A colouring that skips the look at its keys where the store's `keys_at` says
