@@ -452,9 +452,22 @@ impl NarrowPhase {
         self.inserts.clear();
         let (mut cursor, mut fresh, mut at) = (0, 0, 0);
         let old = &self.states;
+        let keys = &self.keys;
         let mut tmp = std::mem::take(&mut self.scratch);
         let mut gone = false;
-        for &(a, b) in pairs {
+        let mut i = 0;
+        while let Some(&(a, b)) = pairs.get(i) {
+            // A run of pairs listed as before: their states copied at once (a settling
+            // heap's list changes by a few pairs a step, out of thousands).
+            let run = same_run(&pairs[i..], keys.get(cursor..old.len()).unwrap_or(&[]));
+            if run > 0 {
+                let states = &old[cursor..cursor + run];
+                merged.extend_from_slice(states);
+                at = states.last().map_or(at, |st| st.start + st.count);
+                (i, cursor) = (i + run, cursor + run);
+                continue;
+            }
+            i += 1;
             while let Some(st) = old.get(cursor).filter(|s| (s.a, s.b) < (a, b)) {
                 gone |= st.count > 0;
                 cursor += 1;
@@ -983,6 +996,21 @@ impl Reuse {
         }
         still
     }
+}
+
+/// How many pairs `pairs` and `keys` have alike from their starts, found a block at a
+/// time (a block compare is a memory compare; `merge_pairs`' runs are long).
+fn same_run(pairs: &[(u32, u32)], keys: &[(u32, u32)]) -> usize {
+    const BLOCK: usize = 32;
+    let n = pairs.len().min(keys.len());
+    let mut k = 0;
+    while k + BLOCK <= n && pairs[k..k + BLOCK] == keys[k..k + BLOCK] {
+        k += BLOCK;
+    }
+    while k < n && pairs[k] == keys[k] {
+        k += 1;
+    }
+    k
 }
 
 /// The poses of a pair of distinct collider slots that both have a shape and a pose.
