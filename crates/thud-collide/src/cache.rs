@@ -618,36 +618,51 @@ impl NarrowPhase {
         fresh.clear();
         let mut end = 0usize;
         {
-            let (patches, inserts) = (&self.patches, &self.inserts);
-            let mut lists = [patches, inserts].map(|p| (p.at.iter().peekable(), 0usize));
-            for (i, st) in self.states.iter_mut().enumerate() {
-                let start = end;
-                let patch = lists.iter_mut().enumerate().find_map(|(l, (at, next))| {
-                    at.next_if(|&&(k, _, _)| k as usize == i)
-                        .map(|&(_, n, rel)| {
-                            let from = *next;
-                            *next += n as usize;
-                            (l, from, n, rel)
-                        })
-                });
-                match patch {
-                    Some((l, from, n, rel)) => {
-                        fresh.push((l, from, start, n as usize));
-                        (st.count, st.rel) = (n, rel);
-                    }
-                    None if st.count > 0 => {
+            let lists = [&self.patches.at, &self.inserts.at];
+            // Each list's next entry and where its manifolds start in the list's own.
+            let (mut next, mut from) = ([0usize; 2], [0usize; 2]);
+            let states = &mut self.states[..];
+            let n = states.len();
+            // The state a list's next entry is for (`n`: none; an entry behind the
+            // states passed is never taken, nor any after it).
+            let head = |l: usize, next: &[usize; 2], i: usize| {
+                lists[l]
+                    .get(next[l])
+                    .map(|e| e.0 as usize)
+                    .filter(|&k| k >= i)
+                    .unwrap_or(n)
+            };
+            let mut i = 0;
+            while i < n {
+                // The states up to the next patched one: their manifolds in runs.
+                let stop = head(0, &next, i).min(head(1, &next, i));
+                for st in &mut states[i..stop] {
+                    if st.count > 0 {
                         let old = st.start as usize;
                         match runs.last_mut() {
-                            Some((o, s, len)) if *o + *len == old && *s + *len == start => {
+                            Some((o, s, len)) if *o + *len == old && *s + *len == end => {
                                 *len += st.count as usize;
                             }
-                            _ => runs.push((old, start, st.count as usize)),
+                            _ => runs.push((old, end, st.count as usize)),
                         }
                     }
-                    None => {}
+                    st.start = end as u32;
+                    end += st.count as usize;
                 }
-                st.start = start as u32;
-                end += st.count as usize;
+                i = stop;
+                let Some(st) = states.get_mut(i) else {
+                    break;
+                };
+                // A patched state (the patches' entry first where both have one).
+                let l = usize::from(head(0, &next, i) != i);
+                let (_, count, rel) = lists[l][next[l]];
+                fresh.push((l, from[l], end, count as usize));
+                next[l] += 1;
+                from[l] += count as usize;
+                (st.count, st.rel) = (count, rel);
+                st.start = end as u32;
+                end += count as usize;
+                i += 1;
             }
         }
         // The runs moved within the list, in an order that reads each before anything
