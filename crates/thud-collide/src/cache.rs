@@ -56,6 +56,12 @@
 //! showed every manifold of the list (the layout unchanged), so that the caller need
 //! not read the list back.
 //!
+//! **Ahead.** [`NarrowPhase::refresh_ahead`] does the update in place's first part for
+//! last step's pairs ahead of the update, from the first pair on until told to stop:
+//! each pair whose manifolds the update would refresh is refreshed and marked, and the
+//! update takes marked pairs as they are. A caller with two threads runs it beside its
+//! broadphase's pair search, which the update needs and which runs on one thread.
+//!
 //! **Determinism and threads.** Pairs are processed in chunks on the rayon pool;
 //! each pair's result depends only on its own inputs and last step's entry for
 //! the same pair, and the chunks are concatenated in pair order, so the output —
@@ -86,6 +92,9 @@ pub struct PairManifold {
 
 /// Pairs per parallel task.
 const CHUNK: usize = 256;
+
+/// Pairs [`NarrowPhase::refresh_ahead`] refreshes between two looks at its stop.
+const AHEAD_BLOCK: usize = 64;
 
 /// What a caller that copies each step's points out of the list (a solver's contact
 /// store) is shown by [`NarrowPhase::update_tapped`]: each manifold an update in place
@@ -136,6 +145,9 @@ struct PairState {
     /// A lower bound on the distance between the shapes at `rel`, where they were
     /// found apart (0: unknown, or touching), and B's reach from its origin.
     apart: (f32, f32),
+    /// Its manifolds were refreshed ahead of this step's update
+    /// ([`NarrowPhase::refresh_ahead`]), as the update would have refreshed them.
+    ahead: bool,
 }
 
 /// One chunk's output.
@@ -169,6 +181,8 @@ pub struct NarrowPhase {
     /// Each collider's rotation matrix, made once per in-place update (a collider
     /// sits in several pairs; `rotation` per pair made two matrices each).
     rotations: Vec<Mat3A>,
+    /// `rotations` were made for this step's poses by [`NarrowPhase::refresh_ahead`].
+    rotations_ahead: bool,
     /// Scratch of the single-threaded full update: a recomputed pair's last manifolds.
     carry: Vec<PairManifold>,
     /// Scratch of the in-place update: pairs whose manifolds changed structure.
@@ -217,6 +231,7 @@ impl NarrowPhase {
             recomputed: 0,
             scratch: Vec::new(),
             rotations: Vec::new(),
+            rotations_ahead: false,
             carry: Vec::new(),
             patches: Patches::default(),
             inserts: Patches::default(),
@@ -310,8 +325,10 @@ impl NarrowPhase {
         tap: &mut T,
     ) -> bool {
         // Each collider's rotation matrix, once (a collider sits in several pairs).
-        self.rotations.clear();
-        self.rotations.extend(poses.iter().map(rotation));
+        if !std::mem::take(&mut self.rotations_ahead) {
+            self.rotations.clear();
+            self.rotations.extend(poses.iter().map(rotation));
+        }
         // Same pair list as last step (the common case), or a sorted one merged with
         // last step's states: update in place, which touches only the points that
         // change, then splice in what changed in structure. (The list is compared with
@@ -425,6 +442,54 @@ impl NarrowPhase {
         false
     }
 
+    /// Refreshes, ahead of this step's update, the manifolds of last step's pairs that
+    /// keep them — what the update in place would do first for each of them — from the
+    /// first pair on, [`AHEAD_BLOCK`] pairs at a time, until `stop` is set; the update
+    /// then takes those pairs as they are (a pair gone from its list is dropped as
+    /// before). `shapes`, `poses` and `margin` must be the update's. Each pair's result
+    /// is what the update gives it, so the list is the same to the bit however far
+    /// this got: a caller may run it on another thread while it finds the pairs.
+    /// Returns how many pairs it looked at.
+    pub fn refresh_ahead(
+        &mut self,
+        shapes: &[Shape],
+        poses: &[Pose],
+        margin: f32,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> usize {
+        self.rotations.clear();
+        self.rotations.extend(poses.iter().map(rotation));
+        self.rotations_ahead = true;
+        let reuse = self.reuse(margin);
+        let (ms, ns, rotations) = (&mut self.manifolds, &self.normals, &self.rotations);
+        let mut looked = 0;
+        for block in self.states.chunks_mut(AHEAD_BLOCK) {
+            if stop.load(std::sync::atomic::Ordering::Acquire) {
+                break;
+            }
+            for st in block.iter_mut() {
+                let Some((pa, pb)) = pair_poses(shapes, poses, st.a, st.b) else {
+                    continue;
+                };
+                let rel = pa.inv_mul(pb);
+                if !reuse.keeps(&rel, st) {
+                    continue;
+                }
+                let range = st.start as usize..(st.start + st.count) as usize;
+                let (Some(ms), Some(ns)) = (ms.get_mut(range.clone()), ns.get(range)) else {
+                    continue;
+                };
+                let (ra, rb) = (rotations[st.a as usize], rotations[st.b as usize]);
+                for (m, nl) in ms.iter_mut().zip(ns) {
+                    refresh(&mut m.manifold, *nl, (pa, ra), (pb, rb));
+                }
+                st.ahead = true;
+            }
+            looked += block.len();
+        }
+        looked
+    }
+
     /// `keys` from the states, after an update that changed them.
     fn take_keys(&mut self) {
         self.keys.clear();
@@ -512,6 +577,7 @@ impl NarrowPhase {
                 start: at,
                 count: 0,
                 apart,
+                ahead: false,
             });
         }
         gone |= old
@@ -766,6 +832,17 @@ impl InPlace<'_> {
     ) -> usize {
         let mut recomputed = 0;
         for (i, st) in states.iter_mut().enumerate() {
+            if std::mem::take(&mut st.ahead) {
+                // Refreshed ahead of the update, as below: only shown to the tap.
+                let at = st.start as usize;
+                for (k, m) in ms[at - begin..at - begin + st.count as usize]
+                    .iter()
+                    .enumerate()
+                {
+                    tap.manifold(at + k, &m.manifold);
+                }
+                continue;
+            }
             let Some((pa, pb)) = pair_poses(self.shapes, self.poses, st.a, st.b) else {
                 // No shape or pose (the caller's slot is out of range): no manifolds,
                 // and computed afresh once it has them again.
@@ -891,7 +968,11 @@ impl Ctx<'_> {
                         out.normals.push(nl);
                     }
                 }
-                out.states.push(PairState { start, ..st });
+                out.states.push(PairState {
+                    start,
+                    ahead: false,
+                    ..st
+                });
                 continue;
             }
             carry.clear();
@@ -957,6 +1038,7 @@ impl Ctx<'_> {
                     start,
                     count: st.count,
                     apart: st.apart,
+                    ahead: false,
                 });
                 continue;
             }
@@ -1099,6 +1181,7 @@ impl Fresh<'_> {
             start,
             count,
             apart,
+            ahead: false,
         });
     }
 }
@@ -1386,7 +1469,8 @@ mod tests {
             (no_first.clone(), 0.05),
             (some_gone(1), 0.0),
         ];
-        let run = |splice: bool, threads: usize| {
+        // `ahead`: each update after `refresh_ahead` (stopped before it starts, or not).
+        let run = |splice: bool, threads: usize, ahead: Option<bool>| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
@@ -1395,15 +1479,29 @@ mod tests {
                 let mut np = NarrowPhase::new();
                 np.set_parallel(threads > 1);
                 np.splice = splice;
-                let (mut out, mut tapped) = (Vec::new(), Vec::new());
+                let (mut out, mut tapped, mut refreshed) = (Vec::new(), Vec::new(), 0);
                 for (i, (list, dx)) in steps.iter().enumerate() {
                     for m in np.manifolds_mut() {
                         for (j, p) in m.manifold.points.iter_mut().enumerate() {
                             p.user = [(i * 10 + j) as f32, m.a as f32, m.b as f32];
                         }
                     }
+                    let poses = poses_at(*dx);
+                    if let Some(stop) = ahead {
+                        let stop = std::sync::atomic::AtomicBool::new(stop);
+                        let looked = np.refresh_ahead(&shapes, &poses, 0.02, &stop);
+                        assert_eq!(
+                            looked,
+                            if stop.into_inner() {
+                                0
+                            } else {
+                                np.states.len()
+                            }
+                        );
+                        refreshed += np.states.iter().filter(|s| s.ahead).count();
+                    }
                     let mut tap = Record::default();
-                    let whole = np.update_tapped(list, &shapes, &poses_at(*dx), 0.02, &mut tap);
+                    let whole = np.update_tapped(list, &shapes, &poses, 0.02, &mut tap);
                     if whole {
                         let list: Vec<_> = np
                             .manifolds()
@@ -1421,10 +1519,11 @@ mod tests {
                         .collect();
                     out.push((np.manifolds().to_vec(), states, np.recomputed_pairs()));
                 }
-                (out, tapped)
+                assert!(np.states.iter().all(|s| !s.ahead));
+                (out, tapped, refreshed)
             })
         };
-        let (full, none) = run(false, 1);
+        let (full, none, _) = run(false, 1, None);
         assert!(none.iter().all(|&t| !t), "the full update shows no tap");
         assert!(
             full[0].0.len() >= ((n - 1) * rows) as usize,
@@ -1434,10 +1533,18 @@ mod tests {
         assert!(!full[7].0.is_empty(), "together again");
         assert!(full[9].0.len() < full[8].0.len(), "touching pairs gone");
         assert!(all.len() > 2 * CHUNK);
-        let (one, tapped) = run(true, 1);
+        let (one, tapped, _) = run(true, 1, None);
         assert_eq!(one, full, "one thread");
-        let (two, tapped_two) = run(true, 2);
+        let (two, tapped_two, _) = run(true, 2, None);
         assert_eq!(two, full, "parallel chunks");
+        // Manifolds refreshed ahead of each update give the same steps, on one thread
+        // and in chunks, and so do the full updates after them.
+        for (splice, threads) in [(true, 1), (true, 2), (false, 1)] {
+            let (steps, _, refreshed) = run(splice, threads, Some(false));
+            assert_eq!(steps, full, "refreshed ahead, {threads} thread(s)");
+            assert!(refreshed > 500, "{refreshed} pairs refreshed ahead");
+            assert_eq!(run(splice, threads, Some(true)).0, full, "stopped at once");
+        }
         // Small moves over the same list keep the layout: the tap saw it all.
         assert_eq!(tapped, tapped_two);
         assert!(tapped[1..4].iter().any(|&t| t) && tapped.iter().any(|&t| !t));

@@ -862,11 +862,44 @@ impl World {
         dirty.clear();
         self.dirty = dirty;
         self.pairs.clear();
-        self.broad.find_pairs(&mut self.pairs);
+        if self.pool_now() && self.narrow.manifolds().len() >= PAR_AHEAD {
+            self.find_pairs_and_refresh_ahead();
+        } else {
+            self.broad.find_pairs(&mut self.pairs);
+        }
         let (cb, dynamic, joints) = (&self.colliders.body, &self.dynamic, &self.joints);
         self.pairs.retain(|&(a, b)| {
             let (sa, sb) = (cb[a as usize], cb[b as usize]);
             sa != sb && (dynamic[sa as usize] || dynamic[sb as usize]) && !joints.excludes(sa, sb)
+        });
+    }
+
+    /// The broadphase's pairs found on one of the crew's threads while the other
+    /// refreshes the manifolds of last step's pairs ahead of the narrowphase's update,
+    /// until the pairs are found (`NarrowPhase::refresh_ahead`; on two threads the
+    /// pair search ran alone while the helper waited). The narrowphase gives every
+    /// pair what its update gives it however far that got: the same bits on any pool.
+    fn find_pairs_and_refresh_ahead(&mut self) {
+        enum Job<'a> {
+            Pairs(&'a mut BroadPhase, &'a mut Vec<(u32, u32)>),
+            Ahead(&'a mut NarrowPhase, &'a [thud_collide::Shape], &'a [Pose]),
+        }
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let margin = self.settings.contact_margin;
+        let pairs = Job::Pairs(&mut self.broad, &mut self.pairs);
+        let ahead = Job::Ahead(
+            &mut self.narrow,
+            &self.colliders.shapes,
+            &self.colliders.poses,
+        );
+        crate::parallel::both(pairs, ahead, |job| match job {
+            Job::Pairs(broad, out) => {
+                broad.find_pairs(out);
+                stop.store(true, std::sync::atomic::Ordering::Release);
+            }
+            Job::Ahead(narrow, shapes, poses) => {
+                narrow.refresh_ahead(shapes, poses, margin, &stop);
+            }
         });
     }
 
@@ -2117,6 +2150,11 @@ const PAR_INTEGRATE: usize = 512;
 /// From this many bodies a step with a crew makes its solver bodies on two threads
 /// (`World::solver_bodies`).
 const PAR_SOLVER_BODIES: usize = 512;
+
+/// Manifolds from which a step with a crew refreshes last step's manifolds ahead of
+/// the narrowphase on one thread while the other finds the pairs
+/// (`World::find_pairs_and_refresh_ahead`).
+const PAR_AHEAD: usize = 1024;
 
 /// Manifolds from which a step with a crew checks which moved
 /// (`RowReuse::moved`) on two threads.
