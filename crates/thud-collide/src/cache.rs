@@ -444,7 +444,7 @@ impl NarrowPhase {
 
     /// Refreshes, ahead of this step's update, the manifolds of last step's pairs that
     /// keep them — what the update in place would do first for each of them — from the
-    /// first pair on, [`AHEAD_BLOCK`] pairs at a time, until `stop` is set; the update
+    /// first pair on, 64 pairs at a time, until `stop` is set; the update
     /// then takes those pairs as they are (a pair gone from its list is dropped as
     /// before). `shapes`, `poses` and `margin` must be the update's. Each pair's result
     /// is what the update gives it, so the list is the same to the bit however far
