@@ -887,6 +887,19 @@ mod tests {
         store.gather(manifolds, &ctx, &bodies);
     }
 
+    /// The same manifolds a step later: the points moved and the normals turned a
+    /// little, the warm starts grown.
+    fn moved_a_little(list: &mut [PairManifold]) {
+        for (k, pm) in list.iter_mut().enumerate() {
+            pm.manifold.normal = Vec3::new(0.01 * k as f32, 1.0, 0.0).normalize();
+            for p in &mut pm.manifold.points {
+                p.point += Vec3::new(1e-4, -2e-4, 3e-4);
+                p.separation -= 5e-4;
+                p.user[0] += 0.25;
+            }
+        }
+    }
+
     /// The store's inputs, to the bit.
     fn input_bits(s: &ContactStore) -> impl PartialEq + std::fmt::Debug + use<> {
         let points: Vec<_> = s
@@ -919,14 +932,7 @@ mod tests {
         let mut store = ContactStore::default();
         gathered(&mut store, &list);
         assert_eq!(store.manifold_inputs.len(), 4);
-        for (k, pm) in list.iter_mut().enumerate() {
-            pm.manifold.normal = Vec3::new(0.01 * k as f32, 1.0, 0.0).normalize();
-            for p in &mut pm.manifold.points {
-                p.point += Vec3::new(1e-4, -2e-4, 3e-4);
-                p.separation -= 5e-4;
-                p.user[0] += 0.25;
-            }
-        }
+        moved_a_little(&mut list);
         // Chunks of the list 0..2, 2..4 and 4..; `skip` a manifold not shown.
         let tapped = |store: &mut ContactStore, list: &[PairManifold], skip: Option<usize>| {
             let mut tap = store.tap();
@@ -966,15 +972,7 @@ mod tests {
         ];
         let mut store = ContactStore::default();
         gathered(&mut store, &list);
-        // The same manifolds a step later: the points moved and turned a little.
-        for (k, pm) in list.iter_mut().enumerate() {
-            pm.manifold.normal = Vec3::new(0.01 * k as f32, 1.0, 0.0).normalize();
-            for p in &mut pm.manifold.points {
-                p.point += Vec3::new(1e-4, -2e-4, 3e-4);
-                p.separation -= 5e-4;
-                p.user[0] += 0.25;
-            }
-        }
+        moved_a_little(&mut list);
         assert!(store.regather(&list));
         let mut fresh = ContactStore::default();
         gathered(&mut fresh, &list);

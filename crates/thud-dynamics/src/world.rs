@@ -2768,18 +2768,7 @@ mod tests {
             let mut w = World::new(Settings::without_sleeping());
             w.no_tap = no_tap;
             ground_and_pyramid(&mut w, 6, 1.0, -3.0);
-            for k in 0..6 {
-                let tilt = glam::Quat::from_rotation_z(0.1 + 0.05 * k as f32);
-                let at = glam::Vec3::new(6.0 + 1.5 * k as f32, 0.75, 0.0);
-                let cube = Collider::cuboid(glam::Vec3::splat(0.5));
-                w.add_body(
-                    BodyBuilder::dynamic()
-                        .position(at)
-                        .rotation(tilt)
-                        .collider(cube),
-                )
-                .unwrap();
-            }
+            tilted_cubes(&mut w);
             let mut bits = Vec::new();
             let mut kept = 0;
             for _ in 0..90 {
@@ -2855,18 +2844,7 @@ mod tests {
             });
             w.wide.relane.0 = afresh;
             ground_and_pyramid(&mut w, 6, 1.0, -3.0);
-            for k in 0..6 {
-                let tilt = glam::Quat::from_rotation_z(0.1 + 0.05 * k as f32);
-                let at = glam::Vec3::new(6.0 + 1.5 * k as f32, 0.75, 0.0);
-                let cube = Collider::cuboid(glam::Vec3::splat(0.5));
-                w.add_body(
-                    BodyBuilder::dynamic()
-                        .position(at)
-                        .rotation(tilt)
-                        .collider(cube),
-                )
-                .unwrap();
-            }
+            tilted_cubes(&mut w);
             let mut bits = Vec::new();
             for _ in 0..90 {
                 w.step().unwrap();
@@ -2878,6 +2856,23 @@ mod tests {
         assert_eq!(none, 0);
         assert!(relaned > 0, "no layout relaned");
         assert!(laid == afresh, "the steps differ");
+    }
+
+    /// Six unit cubes dropped tilted beside `ground_and_pyramid`'s pyramid: each lands on
+    /// an edge, then on a face, its manifold gaining points.
+    fn tilted_cubes(w: &mut World) {
+        for k in 0..6 {
+            let tilt = glam::Quat::from_rotation_z(0.1 + 0.05 * k as f32);
+            let at = glam::Vec3::new(6.0 + 1.5 * k as f32, 0.75, 0.0);
+            let cube = Collider::cuboid(glam::Vec3::splat(0.5));
+            w.add_body(
+                BodyBuilder::dynamic()
+                    .position(at)
+                    .rotation(tilt)
+                    .collider(cube),
+            )
+            .unwrap();
+        }
     }
 
     /// 120 steps of a pyramid beside two columns that the exact mode takes, their rows
