@@ -435,7 +435,9 @@ impl ContactStore {
     /// unchanged since): each point's position, separation and warm start and each
     /// manifold's normal, what moves while the rest stays. The bodies, materials, islands
     /// and the layout are the gather's. Returns `false` where a manifold's point count
-    /// changed, for a full gather (which overwrites whatever this wrote).
+    /// changed, for a full gather (which overwrites whatever this wrote). Where the
+    /// narrowphase's update of this step showed the store every manifold
+    /// ([`tapped`](Self::tapped)), they are in already and nothing is read.
     pub fn regather(&mut self, manifolds: &[PairManifold]) -> bool {
         self.rows = false;
         self.partial = false;
