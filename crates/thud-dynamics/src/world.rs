@@ -4,8 +4,10 @@
 //! each timed into [`StepStats`]:
 //!
 //! ```text
-//!   BroadPhase      poses → fattened AABBs → overlapping collider pairs
-//!   NarrowPhase     pairs → manifolds, matched to last step's points (λ for warm start)
+//!   BroadPhase      poses → fattened AABBs → overlapping collider pairs (with a crew,
+//!                   last step's manifolds refreshed on the other thread meanwhile)
+//!   NarrowPhase     pairs → manifolds, matched to last step's points (λ for warm start);
+//!                   the contact store takes their points as they are made
 //!   Islands         union-find over contacts; sleeping islands touched by awake ones wake
 //!   BuildJacobians  dense solver bodies (Vnc = u + dt·M⁻¹F); rows J̃, T, D, b̃, bounds
 //!   WarmStart       dV = T·λ_warm
