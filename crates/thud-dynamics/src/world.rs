@@ -868,35 +868,35 @@ impl World {
             self.find_pairs_and_refresh_ahead();
         } else {
             self.broad.find_pairs(&mut self.pairs);
+            PairFilter::new(&self.colliders.body, &self.dynamic, &self.joints)
+                .apply(&mut self.pairs);
         }
-        let (cb, dynamic, joints) = (&self.colliders.body, &self.dynamic, &self.joints);
-        self.pairs.retain(|&(a, b)| {
-            let (sa, sb) = (cb[a as usize], cb[b as usize]);
-            sa != sb && (dynamic[sa as usize] || dynamic[sb as usize]) && !joints.excludes(sa, sb)
-        });
     }
 
-    /// The broadphase's pairs found on one of the crew's threads while the other
-    /// refreshes the manifolds of last step's pairs ahead of the narrowphase's update,
-    /// until the pairs are found (`NarrowPhase::refresh_ahead`; on two threads the
-    /// pair search ran alone while the helper waited). The narrowphase gives every
-    /// pair what its update gives it however far that got: the same bits on any pool.
+    /// The broadphase's pairs found (and filtered) on one of the crew's threads while
+    /// the other refreshes the manifolds of last step's pairs ahead of the
+    /// narrowphase's update, until the pairs are found (`NarrowPhase::refresh_ahead`; on
+    /// two threads the pair search ran alone while the helper waited). The narrowphase
+    /// gives every pair what its update gives it however far that got: the same bits on
+    /// any pool.
     fn find_pairs_and_refresh_ahead(&mut self) {
         enum Job<'a> {
-            Pairs(&'a mut BroadPhase, &'a mut Vec<(u32, u32)>),
+            Pairs(&'a mut BroadPhase, &'a mut Vec<(u32, u32)>, PairFilter<'a>),
             Ahead(&'a mut NarrowPhase, &'a [thud_collide::Shape], &'a [Pose]),
         }
         let stop = std::sync::atomic::AtomicBool::new(false);
         let margin = self.settings.contact_margin;
-        let pairs = Job::Pairs(&mut self.broad, &mut self.pairs);
+        let filter = PairFilter::new(&self.colliders.body, &self.dynamic, &self.joints);
+        let pairs = Job::Pairs(&mut self.broad, &mut self.pairs, filter);
         let ahead = Job::Ahead(
             &mut self.narrow,
             &self.colliders.shapes,
             &self.colliders.poses,
         );
         crate::parallel::both(pairs, ahead, |job| match job {
-            Job::Pairs(broad, out) => {
+            Job::Pairs(broad, out, filter) => {
                 broad.find_pairs(out);
+                filter.apply(out);
                 stop.store(true, std::sync::atomic::Ordering::Release);
             }
             Job::Ahead(narrow, shapes, poses) => {
@@ -2136,6 +2136,35 @@ enum Rows {
     Gathered,
     /// The step builds its rows from the start.
     Build,
+}
+
+/// Which of the broadphase's pairs the narrowphase computes: those of two colliders on
+/// different bodies, one of them dynamic, whose bodies no joint keeps from colliding.
+struct PairFilter<'a> {
+    /// Each collider's body slot, and which body slots are dynamic.
+    body: &'a [u32],
+    dynamic: &'a [bool],
+    joints: &'a JointSet,
+}
+
+impl<'a> PairFilter<'a> {
+    fn new(body: &'a [u32], dynamic: &'a [bool], joints: &'a JointSet) -> Self {
+        Self {
+            body,
+            dynamic,
+            joints,
+        }
+    }
+
+    fn apply(&self, pairs: &mut Vec<(u32, u32)>) {
+        let (cb, dynamic) = (self.body, self.dynamic);
+        pairs.retain(|&(a, b)| {
+            let (sa, sb) = (cb[a as usize], cb[b as usize]);
+            sa != sb
+                && (dynamic[sa as usize] || dynamic[sb as usize])
+                && !self.joints.excludes(sa, sb)
+        });
+    }
 }
 
 /// How many steps of travel a moving collider's new broadphase box reaches ahead
