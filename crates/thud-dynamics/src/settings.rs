@@ -191,8 +191,10 @@ pub struct Settings {
     /// least this many broadphase pairs (the last step's count). Otherwise it runs on the
     /// caller's thread as on one thread: on the project's two-core machine the
     /// hand-overs and the traffic between the cores' caches cost more than the second
-    /// thread gave on every standard scene (`docs/performance.md`, *Threads*). The
-    /// answer is the same bits either way. Default 32 768; 0 uses the pool always.
+    /// thread gave on the smaller standard scenes (`docs/performance.md`, *Threads*);
+    /// a settling heap of 1 000 boxes (4 800 pairs) gains from its narrowphase on two
+    /// threads and the last step's manifolds refreshed beside its pair search. The
+    /// answer is the same bits either way. Default 4 096; 0 uses the pool always.
     pub parallel_min_pairs: usize,
     /// On a rayon pool of several threads, a step also uses the pool when the last
     /// step's narrowphase computed at least this many pairs afresh (pairs whose
@@ -258,7 +260,7 @@ impl Default for Settings {
             exact_tolerance: 1e-5,
             joint_erp: 0.5,
             exact_outer_passes: 1,
-            parallel_min_pairs: 32_768,
+            parallel_min_pairs: 4_096,
             parallel_min_recomputed: 1024,
             reuse_rows_within: 1e-4,
         }
