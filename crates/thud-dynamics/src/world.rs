@@ -1574,10 +1574,14 @@ impl World {
 
     /// Whether a pass over `n` elements, each one's result its own, runs in two halves
     /// on the step's crew (`parallel::both`): from `min` elements, after a solve whose
-    /// sweeps ran on the threads (a step whose sweeps stay on one thread, or went back to
-    /// one after a stall, `parallel::STALL`, keeps its other passes there too).
+    /// sweeps ran on the threads, or where the sweeps have no schedule for them (a
+    /// heap's, whose colourings are not cut: its bodies' passes then share the threads
+    /// as its narrowphase does). A step whose sweeps went back to one thread after a
+    /// stall (`parallel::STALL`) keeps its other passes there too.
     fn halves_on_crew(&self, n: usize, min: usize) -> bool {
-        self.solved_on_threads && n >= min && crate::parallel::Crew::serving()
+        (self.solved_on_threads || !self.wide.schedules())
+            && n >= min
+            && crate::parallel::Crew::serving()
     }
 
     /// Whether this step hands work to the pool now: it uses the pool, and its crew's
