@@ -796,6 +796,7 @@ impl NarrowPhase {
     /// Forgets every manifold.
     pub fn clear(&mut self) {
         self.layout = self.layout.wrapping_add(1);
+        self.rotations_ahead = false;
         self.manifolds.clear();
         self.normals.clear();
         self.states.clear();
