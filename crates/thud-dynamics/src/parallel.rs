@@ -1512,21 +1512,42 @@ pub(crate) mod tests {
                     .take(n)
                     .enumerate()
                 {
-                    let p = ContactInput {
-                        a: below,
-                        b: body,
-                        normal: Vec3::Y,
-                        point: Vec3::new(2.0 * c as f32 + x, k as f32, *z),
-                        separation: -0.002 * (k % 3) as f32,
-                        friction: 0.5,
-                        restitution: 0.0,
-                        warm: [0.05 * (k % 4) as f32, 0.001, -0.002],
-                    };
-                    store.push_point(p, &bodies, &s, j > 0);
+                    let point = Vec3::new(2.0 * c as f32 + x, k as f32, *z);
+                    let warm = [0.05 * (k % 4) as f32, 0.001, -0.002];
+                    push_contact(
+                        &mut store,
+                        (&bodies, &s),
+                        (below, body, Vec3::Y),
+                        (point, -0.002 * (k % 3) as f32, warm),
+                        j > 0,
+                    );
                 }
             }
         }
         (bodies, store)
+    }
+
+    /// Pushes a test contact point between solver bodies `a` and `b` (friction 0.5, no
+    /// restitution) at `point`, with its separation and warm impulses; `more`: a point
+    /// of the manifold pushed last.
+    fn push_contact(
+        store: &mut ContactStore,
+        (bodies, s): (&SolverBodies, &BuildParams),
+        (a, b, normal): (u32, u32, Vec3),
+        (point, separation, warm): (Vec3, f32, [f32; 3]),
+        more: bool,
+    ) {
+        let p = ContactInput {
+            a,
+            b,
+            normal,
+            point,
+            separation,
+            friction: 0.5,
+            restitution: 0.0,
+            warm,
+        };
+        store.push_point(p, bodies, s, more);
     }
 
     /// [`stacks`] of `columns` × `height` whose neighbours in a row touch too (two
@@ -1539,17 +1560,14 @@ pub(crate) mod tests {
             for c in 0..columns - 1 {
                 let a = (1 + k * columns + c) as u32;
                 for (j, y) in [0.25, 0.75].into_iter().enumerate() {
-                    let p = ContactInput {
-                        a,
-                        b: a + 1,
-                        normal: Vec3::X,
-                        point: Vec3::new(2.0 * c as f32 + 1.0, k as f32 + y, 0.0),
-                        separation: -0.001 * (c % 2) as f32,
-                        friction: 0.5,
-                        restitution: 0.0,
-                        warm: [0.01, 0.0, 0.001],
-                    };
-                    store.push_point(p, &bodies, &s, j > 0);
+                    let point = Vec3::new(2.0 * c as f32 + 1.0, k as f32 + y, 0.0);
+                    push_contact(
+                        &mut store,
+                        (&bodies, &s),
+                        (a, a + 1, Vec3::X),
+                        (point, -0.001 * (c % 2) as f32, [0.01, 0.0, 0.001]),
+                        j > 0,
+                    );
                 }
             }
         }
@@ -1604,17 +1622,17 @@ pub(crate) mod tests {
                         .into_iter()
                         .enumerate()
                     {
-                        let p = ContactInput {
-                            a,
-                            b,
-                            normal: Vec3::Y,
-                            point: Vec3::new(px, k as f32, z),
-                            separation: -0.001 * (i % 2) as f32,
-                            friction: 0.5,
-                            restitution: 0.0,
-                            warm: [0.02, 0.001, 0.0],
-                        };
-                        store.push_point(p, &bodies, &s, j > 0);
+                        push_contact(
+                            &mut store,
+                            (&bodies, &s),
+                            (a, b, Vec3::Y),
+                            (
+                                Vec3::new(px, k as f32, z),
+                                -0.001 * (i % 2) as f32,
+                                [0.02, 0.001, 0.0],
+                            ),
+                            j > 0,
+                        );
                     }
                 }
             }
