@@ -4,7 +4,8 @@
 //! Settings overrides through the environment: `THUD_ITER`, `THUD_ERP`, `THUD_SLOP`,
 //! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_SPLIT_EVERY` (0/1), `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
 //! `THUD_LATER_ITER` (`substep_iterations`), `THUD_FRICTION_STRIDE`, `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_ORDER` (`colored`: `SweepOrder::Colored`), `THUD_EXACT_TOL`, `THUD_MIN_PAIRS`
-//! (`Settings::parallel_min_pairs`), `THUD_REUSE` (`Settings::reuse_rows_within`), `THUD_STEPS`.
+//! (`Settings::parallel_min_pairs`), `THUD_REUSE` (`Settings::reuse_rows_within`), `THUD_STATICS`
+//! (0/1: `Settings::statics_warm_start`), `THUD_STEPS`.
 
 mod support;
 
@@ -78,6 +79,9 @@ fn main() {
     }
     if let Some(v) = env("THUD_MIN_PAIRS") {
         s.parallel_min_pairs = v;
+    }
+    if let Some(v) = env::<u32>("THUD_STATICS") {
+        s.statics_warm_start = v != 0;
     }
     if let Some(v) = env("THUD_WARM") {
         s.warm_start = v;

@@ -39,6 +39,7 @@
 //! ```
 
 pub mod body;
+mod cold_start;
 pub mod collider;
 mod color;
 mod contact;

@@ -105,6 +105,12 @@ pub struct Settings {
     pub omega: f32,
     /// Scale of last step's impulses used as the warm start (0 = cold, 1 = full).
     pub warm_start: f32,
+    /// On a step whose contact points are nearly all cold (a scene built resting, its
+    /// first step), guess the resting contacts' normal impulses from the statics of the
+    /// structure, top down, and warm-start from them: a stack built at rest then starts
+    /// carrying its weight instead of sinking for its first steps and being lifted
+    /// back (on by default; `docs/dynamics.md`, *A cold step's warm start*).
+    pub statics_warm_start: bool,
     /// Whether islands at rest fall asleep.
     pub sleeping: bool,
     /// PGS or exact (thud-lcp) solve.
@@ -232,6 +238,7 @@ impl Default for Settings {
             solve_substeps: 4,
             omega: 1.0,
             warm_start: 1.0,
+            statics_warm_start: true,
             sleeping: true,
             solver_mode: SolverMode::Auto,
             sweep_order: SweepOrder::Sequential,

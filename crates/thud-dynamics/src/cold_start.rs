@@ -1,0 +1,390 @@
+//! A cold step's warm start from statics: the weight carried down a resting stack
+//! before the first sweep.
+//!
+//! A scene built resting (a stack, a pyramid) starts with no impulses to warm-start
+//! from. Each sweep then carries its weight about one row further down, so for its
+//! first steps the upper rows sink into the ones below before the base carries them,
+//! and the split pass lifts them back out afterwards: `pyramid_40` regained 112 J after
+//! that first dip (Rapier 13 J), though it came to rest stiffer.
+//!
+//! On a step whose points are nearly all cold (fewer than [`COLD_SHARE`] of them warm),
+//! this pass guesses each resting contact's normal impulse from the top down, as the
+//! statics of the structure give it: bodies in order of height (`com·up`, `up = −ĝ`),
+//! each body `u` stopped on its supports — the manifolds where it lies on another body
+//! `l` (the push on `u`, `d = ±n`, within 45° of `up`) — with `l` held still:
+//!
+//! ```text
+//!   v_u, ω_u  = u's velocity at the step's start, + h·g, + the loads of the bodies above
+//!   repeat:   for each support point (lever arm r = p − c_u):
+//!               v_n = d·(v_u + ω_u × r)        k = 1/m_u + (r × d)·I_u⁻¹(r × d)
+//!               λ  ← max(0, λ + (v_min − v_n)/k),   v_min = −max(s, 0)/h
+//!               v_u += d·Δλ/m_u,   ω_u += I_u⁻¹(r × d)·Δλ
+//!   then      each λ pushes l down: v_l −= d·λ/m_l,  ω_l −= I_l⁻¹(r_l × d)·λ
+//! ```
+//!
+//! Each body's impulses are then spread as evenly over its supports as the same push
+//! allows ([`ColdStart::spread`]), and the body stopped again from there. Only what
+//! stands on something fixed is guessed (a body on a fixed or kinematic body, or on a
+//! body that stands itself), and only manifolds whose bodies meet no faster than
+//! gravity brings them together over one step (`−v_n ≤ |g|·dt` at the step's
+//! velocities): a falling or spinning body's impact keeps its cold start.
+//!
+//! Once every body has been stopped on its supports, every body is at rest: the
+//! impulses are a solution of the step's normal rows (without friction), which the
+//! sweeps then start from. The pass is serial, in the order of the heights and the
+//! store, so the bits are the same on any pool. It costs its step 0.4 ms on
+//! `pyramid_20`, 1.5 ms on `pyramid_40` and `pyramid3d_10`, and 9 ms on `pyramid_100`
+//! (the Intel Xeon host), once.
+
+use glam::{Mat3, Vec3};
+
+use crate::body::{BodyKind, BodySet, com_at};
+use crate::contact::ContactStore;
+use crate::solver_body::SolverBodies;
+
+/// A step is cold where fewer than one point in this many starts warm.
+pub(crate) const COLD_SHARE: usize = 100;
+
+/// At most this many passes over a body's supports.
+const PASSES: usize = 500;
+
+/// A body's passes end once no impulse changed by more than this share of their sum.
+/// A body near the base of a tall structure carries the weight of those above it, and
+/// the share is of that: at 10⁻⁵ the base of `pyramid_100` kept about a millimetre a
+/// second and the wall sank 3 mm in its first half second (and `pyramid_40` gained
+/// 0.01 J at 10⁻⁴); at 10⁻⁷ it stands still for two seconds.
+const TOLERANCE: f32 = 1e-7;
+
+/// At most this many sweeps of the projections that spread a body's push, and how
+/// close (a share of its largest component) they must come to it.
+const SPREAD_PASSES: usize = 200;
+const SPREAD_TOLERANCE: f32 = 1e-5;
+
+/// One body in the pass: its velocity, inverse mass and world inverse inertia (zero
+/// for a body that does not move), and its centre of mass.
+#[derive(Debug, Clone, Copy)]
+struct State {
+    v: Vec3,
+    w: Vec3,
+    inv_mass: f32,
+    inv_inertia: Mat3,
+    com: Vec3,
+}
+
+/// A support point's normal row on its upper body alone.
+#[derive(Debug, Clone, Copy)]
+struct Support {
+    /// The store's point.
+    point: usize,
+    /// The push's direction on the upper body (`±n`).
+    d: Vec3,
+    /// `r × d` and `I⁻¹·(r × d)` of the upper body.
+    rd: Vec3,
+    t: Vec3,
+    /// The least normal velocity, `−max(s, 0)/h`: a gap may close over the substep,
+    /// no more.
+    v_min: f32,
+    inv_k: f32,
+}
+
+/// The pass's scratch, kept by the world so that a cold step allocates only while it
+/// grows.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct ColdStart {
+    state: Vec<State>,
+    /// (−height, upper body, manifold, sign of the push along the normal).
+    supports: Vec<(f32, u32, u32, f32)>,
+    points: Vec<Support>,
+    lambda: Vec<f32>,
+    /// Scratch of [`spread`](Self::spread).
+    even: Vec<f32>,
+    /// Each body stands on something fixed, through its supports.
+    grounded: Vec<bool>,
+}
+
+/// Whether the store's points are cold enough for [`ColdStart::guess`].
+pub(crate) fn is_cold(store: &ContactStore) -> bool {
+    !store.inputs.is_empty() && store.warm_started * COLD_SHARE < store.inputs.len()
+}
+
+impl ColdStart {
+    /// Writes the statics' normal impulses into the warm start of the store's cold
+    /// resting points (module notes), but for the manifolds the exact mode takes
+    /// (`store.taken`), which it solves exactly. `h` is the first solve substep's,
+    /// `dt` the step's: manifolds whose bodies meet faster than gravity brings them
+    /// over a step (`|g|·dt`) keep their cold start.
+    pub(crate) fn guess(
+        &mut self,
+        store: &mut ContactStore,
+        solver: &SolverBodies,
+        bodies: &BodySet,
+        (gravity, h, dt): (Vec3, f32, f32),
+    ) {
+        let g = gravity.length();
+        if !(g > 0.0 && h > 0.0) {
+            return;
+        }
+        let up = -gravity / g;
+        self.bodies(solver, bodies);
+        self.supports(store, up, g * dt);
+        if self.supports.is_empty() {
+            return;
+        }
+        // Gravity over the first solve substep.
+        for (s, &slot) in self.state.iter_mut().zip(&solver.body) {
+            if s.inv_mass > 0.0 {
+                s.v += gravity * (bodies.slot(slot).gravity_scale * h);
+            }
+        }
+        let mut i = 0;
+        while i < self.supports.len() {
+            let u = self.supports[i].1 as usize;
+            let end = i + self.supports[i..]
+                .iter()
+                .take_while(|x| x.1 as usize == u)
+                .count();
+            self.rows(store, u, i..end, h);
+            let start = (self.state[u].v, self.state[u].w);
+            self.lambda.clear();
+            self.lambda.resize(self.points.len(), 0.0);
+            self.stop(u, start);
+            if self.spread() {
+                // (Stopped again from the spread impulses: the projections meet the
+                // push only to `SPREAD_TOLERANCE`.)
+                self.stop(u, start);
+            }
+            // The loads onto the bodies below, and the guesses into the warm start.
+            for (q, &l) in self.points.iter().zip(&self.lambda) {
+                let input = &mut store.inputs[q.point];
+                let mi = &store.manifold_inputs[input.manifold as usize];
+                let lower = if mi.b as usize == u { mi.a } else { mi.b } as usize;
+                let sl = &mut self.state[lower];
+                if sl.inv_mass > 0.0 {
+                    let r = input.point - sl.com;
+                    sl.v -= q.d * (l * sl.inv_mass);
+                    sl.w -= sl.inv_inertia * r.cross(q.d) * l;
+                }
+                input.warm[0] = l;
+            }
+            i = end;
+        }
+    }
+
+    /// Each solver body's state at the step's start (the dummy 0 and kinematic bodies
+    /// do not move).
+    fn bodies(&mut self, solver: &SolverBodies, bodies: &BodySet) {
+        self.state.clear();
+        self.state.extend(solver.body.iter().map(|&slot| {
+            let still = State {
+                v: Vec3::ZERO,
+                w: Vec3::ZERO,
+                inv_mass: 0.0,
+                inv_inertia: Mat3::ZERO,
+                com: Vec3::ZERO,
+            };
+            if slot == u32::MAX {
+                return still;
+            }
+            let b = bodies.slot(slot);
+            let com = com_at(&b.pose, b.local_com);
+            let (v, w) = (b.linear_velocity, b.angular_velocity);
+            if b.kind != BodyKind::Dynamic || b.inv_mass <= 0.0 {
+                return State { v, w, com, ..still };
+            }
+            let rot = Mat3::from_quat(b.pose.rotation);
+            State {
+                v,
+                w,
+                inv_mass: b.inv_mass,
+                inv_inertia: crate::integrate::to_world(rot, b.inv_inertia_local),
+                com,
+            }
+        }));
+    }
+
+    /// The manifolds on which a movable body lies (the push on it within 45° of `up`),
+    /// all of whose points are cold and meet no faster than `threshold`, highest body
+    /// first, a body's together in store order.
+    fn supports(&mut self, store: &ContactStore, up: Vec3, threshold: f32) {
+        self.supports.clear();
+        let state = &self.state;
+        for (m, mi) in store.manifold_inputs.iter().enumerate() {
+            let along = mi.normal.dot(up);
+            let (upper, lower, sign) = if along >= std::f32::consts::FRAC_1_SQRT_2 {
+                (mi.b, mi.a, 1.0)
+            } else if along <= -std::f32::consts::FRAC_1_SQRT_2 {
+                (mi.a, mi.b, -1.0)
+            } else {
+                continue;
+            };
+            let (su, sl) = (&state[upper as usize], &state[lower as usize]);
+            let (first, n) = store.manifold_points[m];
+            let taken = store.taken.get(first as usize).copied().unwrap_or(false);
+            if su.inv_mass == 0.0 || taken {
+                continue;
+            }
+            let d = mi.normal * sign;
+            let slow = store.inputs[first as usize..(first + n) as usize]
+                .iter()
+                .all(|p| {
+                    let (ru, rl) = (p.point - su.com, p.point - sl.com);
+                    let vn = d.dot(su.v + su.w.cross(ru) - sl.v - sl.w.cross(rl));
+                    p.warm == [0.0; 3] && vn >= -threshold
+                });
+            if slow {
+                self.supports.push((-su.com.dot(up), upper, m as u32, sign));
+            }
+        }
+        self.supports
+            .sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+        // Only what stands on something that does not fall: from the lowest body up,
+        // a support counts where its lower body is fixed (or kinematic) or stands
+        // itself. (Two boxes falling together touch, but neither carries the other.)
+        self.grounded.clear();
+        self.grounded.resize(self.state.len(), false);
+        for x in self.supports.iter_mut().rev() {
+            let (upper, m) = (x.1 as usize, x.2 as usize);
+            let mi = &store.manifold_inputs[m];
+            let lower = if mi.b as usize == upper { mi.a } else { mi.b } as usize;
+            if self.state[lower].inv_mass == 0.0 || self.grounded[lower] {
+                self.grounded[upper] = true;
+            } else {
+                x.2 = u32::MAX;
+            }
+        }
+        self.supports.retain(|x| x.2 != u32::MAX);
+    }
+
+    /// Body `u`'s support rows (`supports[range]`), each on `u` alone.
+    fn rows(&mut self, store: &ContactStore, u: usize, range: std::ops::Range<usize>, h: f32) {
+        let su = self.state[u];
+        self.points.clear();
+        for &(_, _, m, sign) in &self.supports[range] {
+            let mi = &store.manifold_inputs[m as usize];
+            let d = mi.normal * sign;
+            let lower = if mi.b as usize == u { mi.a } else { mi.b } as usize;
+            // (A kinematic body below carries `u` along; one that moves is held to its
+            // velocity, not to rest.)
+            let sl = self.state[lower];
+            let fixed = sl.inv_mass == 0.0;
+            let (first, n) = store.manifold_points[m as usize];
+            let points = first as usize..(first + n) as usize;
+            for (k, p) in points.clone().zip(&store.inputs[points]) {
+                let carried = if fixed {
+                    d.dot(sl.v + sl.w.cross(p.point - sl.com))
+                } else {
+                    0.0
+                };
+                let rd = (p.point - su.com).cross(d);
+                let t = su.inv_inertia * rd;
+                let kk = su.inv_mass + rd.dot(t);
+                if kk > 0.0 {
+                    self.points.push(Support {
+                        point: k,
+                        d,
+                        rd,
+                        t,
+                        v_min: carried - p.separation.max(0.0) / h,
+                        inv_k: 1.0 / kk,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Body `u` stopped on its support rows, its lower bodies held still: projected
+    /// Gauss-Seidel over `u`'s rows alone, from the impulses in `lambda` and the
+    /// velocity `start` plus what they push, until the impulses settle.
+    fn stop(&mut self, u: usize, start: (Vec3, Vec3)) {
+        let s = &mut self.state[u];
+        let (mut v, mut w) = start;
+        for (q, &l) in self.points.iter().zip(&self.lambda) {
+            v += q.d * (l * s.inv_mass);
+            w += q.t * l;
+        }
+        for _ in 0..PASSES {
+            let (mut change, mut total) = (0.0f32, 0.0f32);
+            for (q, l) in self.points.iter().zip(self.lambda.iter_mut()) {
+                let vn = q.d.dot(v) + q.rd.dot(w);
+                let new = (*l + (q.v_min - vn) * q.inv_k).max(0.0);
+                let dl = new - *l;
+                *l = new;
+                change = change.max(dl.abs());
+                total += new;
+                v += q.d * (dl * s.inv_mass);
+                w += q.t * dl;
+            }
+            if change <= TOLERANCE * total {
+                break;
+            }
+        }
+        (s.v, s.w) = (v, w);
+    }
+
+    /// The same push on the body spread as evenly as its supports allow: of the
+    /// impulses `λ ≥ 0` with the same net push `A·λ = f` (`A`'s columns `(dᵢ, rᵢ × dᵢ)`,
+    /// six rows), the one of least norm, found by Kaczmarz's row projections from zero
+    /// (each sweep ending on `λ ≥ 0`). Gauss-Seidel's own answer leans on the points
+    /// it meets first: a box on two others took more on one side of each support than
+    /// on the other, a twist the rigid rows cannot see, which the boxes below carried
+    /// down and which set the stack moving once a box above it went. Kept where the
+    /// projections do not meet `f`; says whether it spread them.
+    fn spread(&mut self) -> bool {
+        let n = self.points.len();
+        if n < 2 {
+            return false;
+        }
+        let row = |q: &Support, j: usize| {
+            if j < 3 { q.d[j] } else { q.rd[j - 3] }
+        };
+        let mut f = [0.0f32; 6];
+        for (q, &l) in self.points.iter().zip(&self.lambda) {
+            for (j, fj) in f.iter_mut().enumerate() {
+                *fj += row(q, j) * l;
+            }
+        }
+        let norms: [f32; 6] =
+            std::array::from_fn(|j| self.points.iter().map(|q| row(q, j) * row(q, j)).sum());
+        let scale = f.iter().map(|x| x.abs()).fold(0.0, f32::max);
+        if scale <= 0.0 || !scale.is_finite() {
+            return false;
+        }
+        let even = &mut self.even;
+        even.clear();
+        even.resize(n, 0.0);
+        for _ in 0..SPREAD_PASSES {
+            for j in 0..6 {
+                if norms[j] <= f32::EPSILON * scale {
+                    continue;
+                }
+                let dot: f32 = self
+                    .points
+                    .iter()
+                    .zip(even.iter())
+                    .map(|(q, &l)| row(q, j) * l)
+                    .sum();
+                let step = (f[j] - dot) / norms[j];
+                for (q, l) in self.points.iter().zip(even.iter_mut()) {
+                    *l += step * row(q, j);
+                }
+            }
+            even.iter_mut().for_each(|l| *l = l.max(0.0));
+            let worst = (0..6)
+                .map(|j| {
+                    let dot: f32 = self
+                        .points
+                        .iter()
+                        .zip(even.iter())
+                        .map(|(q, &l)| row(q, j) * l)
+                        .sum();
+                    (f[j] - dot).abs()
+                })
+                .fold(0.0, f32::max);
+            if worst <= SPREAD_TOLERANCE * scale {
+                std::mem::swap(&mut self.lambda, even);
+                return true;
+            }
+        }
+        false
+    }
+}

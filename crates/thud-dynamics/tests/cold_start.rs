@@ -1,0 +1,151 @@
+//! A cold step's warm start from statics (`Settings::statics_warm_start`,
+//! `cold_start.rs`): a structure built resting carries its weight from its first step.
+
+use glam::Vec3;
+use thud_dynamics::{BodyBuilder, BodyHandle, Collider, Settings, SolverMode, World};
+
+const G: f32 = 9.81;
+const DT: f32 = 1.0 / 60.0;
+
+fn ground(w: &mut World) -> BodyHandle {
+    w.add_body(
+        BodyBuilder::fixed()
+            .position(Vec3::new(0.0, -0.5, 0.0))
+            .collider(Collider::cuboid(Vec3::new(100.0, 0.5, 100.0))),
+    )
+    .unwrap()
+}
+
+fn cube(w: &mut World, p: Vec3) -> BodyHandle {
+    w.add_body(
+        BodyBuilder::dynamic()
+            .position(p)
+            .collider(Collider::cuboid(Vec3::splat(0.5))),
+    )
+    .unwrap()
+}
+
+/// A one-box-deep pyramid of unit cubes, `rows` rows, exactly resting on the ground;
+/// the ground's handle and the cubes' (the top one last).
+fn pyramid(statics: bool, rows: usize) -> (World, BodyHandle, Vec<BodyHandle>) {
+    let mut w = World::new(Settings {
+        statics_warm_start: statics,
+        ..Settings::without_sleeping()
+    });
+    let g = ground(&mut w);
+    let mut cubes = Vec::new();
+    for r in 0..rows {
+        for c in 0..rows - r {
+            let x = c as f32 - (rows - r - 1) as f32 / 2.0;
+            cubes.push(cube(&mut w, Vec3::new(x, 0.5 + r as f32, 0.0)));
+        }
+    }
+    (w, g, cubes)
+}
+
+/// The normal impulse the ground gave over the last step.
+fn ground_impulse(w: &World, ground: BodyHandle) -> f32 {
+    w.contacts()
+        .filter(|c| c.a == ground || c.b == ground)
+        .map(|c| c.total_normal_impulse())
+        .sum()
+}
+
+#[test]
+fn a_pyramid_built_at_rest_carries_its_weight_from_its_first_step() {
+    let run = |statics: bool| {
+        let (mut w, g, cubes) = pyramid(statics, 30);
+        let weight: f32 = cubes
+            .iter()
+            .map(|&h| w.body(h).unwrap().mass())
+            .sum::<f32>()
+            * G;
+        let top = *cubes.last().unwrap();
+        let y0 = w.body(top).unwrap().position().y;
+        w.step().unwrap();
+        // The share of the weight the ground carried over the first step.
+        let share = ground_impulse(&w, g) / (weight * DT);
+        for _ in 0..59 {
+            w.step().unwrap();
+        }
+        let sunk = y0 - w.body(top).unwrap().position().y;
+        (share, sunk)
+    };
+    let (share, sunk) = run(true);
+    assert!(
+        (share - 1.0).abs() < 1e-3,
+        "the ground carried {share} of the weight"
+    );
+    assert!(sunk.abs() < 1e-5, "the top sank {sunk} m in a second");
+    // Cold, the sweeps carry the weight down a dozen rows a step: the ground carries a
+    // part of it at first, and the top sinks into the rows below before the base
+    // carries it.
+    let (share, sunk) = run(false);
+    assert!(
+        share < 0.5,
+        "cold, the ground carried {share} of the weight"
+    );
+    assert!(sunk > 1e-3, "cold, the top sank {sunk} m");
+}
+
+#[test]
+fn a_box_on_two_others_rests_evenly_on_both() {
+    // (PGS alone: the exact mode would take so small an island and solve it exactly.)
+    let mut w = World::new(Settings {
+        solver_mode: SolverMode::Pgs,
+        ..Settings::without_sleeping()
+    });
+    ground(&mut w);
+    cube(&mut w, Vec3::new(-0.5, 0.5, 0.0));
+    cube(&mut w, Vec3::new(0.5, 0.5, 0.0));
+    let top = cube(&mut w, Vec3::new(0.0, 1.5, 0.0));
+    let weight = w.body(top).unwrap().mass() * G * DT;
+    w.step().unwrap();
+    let under: Vec<_> = w.contacts().filter(|c| c.a == top || c.b == top).collect();
+    assert_eq!(under.len(), 2);
+    for c in &under {
+        // Half the weight on each, spread evenly over the manifold's depth (z): the
+        // points' impulses in front and behind alike.
+        let total = c.total_normal_impulse();
+        assert!(
+            (total - weight / 2.0).abs() < 1e-3 * weight,
+            "{total} of {weight}"
+        );
+        let side = |front: bool| -> f32 {
+            c.points
+                .iter()
+                .filter(|p| (p.position.z > 0.0) == front)
+                .map(|p| p.normal_impulse)
+                .sum()
+        };
+        let (front, back) = (side(true), side(false));
+        assert!(
+            (front - back).abs() < 1e-3 * weight,
+            "{front} in front, {back} behind"
+        );
+    }
+    // At rest from the start: nothing moves.
+    for _ in 0..60 {
+        w.step().unwrap();
+    }
+    let p = w.body(top).unwrap().position();
+    assert!((p - Vec3::new(0.0, 1.5, 0.0)).length() < 1e-5, "{p}");
+}
+
+#[test]
+fn a_stack_in_free_fall_is_not_held_up() {
+    // Two boxes falling together touch, but neither carries the other: nothing under
+    // them stands on the ground, so nothing is guessed and both fall freely.
+    let mut w = World::new(Settings {
+        solver_mode: SolverMode::Pgs,
+        ..Settings::without_sleeping()
+    });
+    ground(&mut w);
+    let low = cube(&mut w, Vec3::new(0.0, 5.5, 0.0));
+    let high = cube(&mut w, Vec3::new(0.0, 6.5, 0.0));
+    w.step().unwrap();
+    for h in [low, high] {
+        let v = w.body(h).unwrap().linear_velocity();
+        assert!((v - Vec3::new(0.0, -G * DT, 0.0)).length() < 1e-5, "{v}");
+    }
+}
