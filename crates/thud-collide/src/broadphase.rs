@@ -501,6 +501,7 @@ impl BroadPhase {
                 .par_iter_mut()
                 .zip(self.moved.par_chunks(QUERY_CHUNK))
                 .for_each(|(part, ms)| {
+                    let _flush = crate::FlushDenormals::new();
                     // (Filled on the task's own stack: the lists' headers share cache
                     // lines.)
                     let mut found = std::mem::take(part);
@@ -692,6 +693,7 @@ fn par_filter(
         .par_iter_mut()
         .zip(src.par_chunks(chunk))
         .for_each(|(part, run)| {
+            let _flush = crate::FlushDenormals::new();
             // (Filled on the task's own stack: the lists' headers share cache lines.)
             let mut kept = std::mem::take(part);
             kept.clear();

@@ -402,7 +402,7 @@ impl NarrowPhase {
                         states: Vec::with_capacity(c.len()),
                         recomputed: 0,
                     };
-                    ctx.run(c, &mut o);
+                    crate::flushed(|| ctx.run(c, &mut o));
                     o
                 })
                 .collect();
@@ -641,7 +641,9 @@ impl NarrowPhase {
                 .into_par_iter()
                 .map(|(s, m, n, begin, mut part)| {
                     let mut patches = Patches::default();
-                    let r = ctx.run(s, m, n, begin, (&mut Vec::new(), &mut part), &mut patches);
+                    let r = crate::flushed(|| {
+                        ctx.run(s, m, n, begin, (&mut Vec::new(), &mut part), &mut patches)
+                    });
                     (r, patches, part)
                 })
                 .collect();

@@ -22,6 +22,7 @@
 //! | [`manifold`] | [`Manifold`], [`ContactPoint`], [`FeatureId`]: the contract with the solver |
 //! | [`narrow`] | [`contact_manifolds`]: one routine per pair of shape kinds |
 //! | [`cache`] | [`NarrowPhase`]: persistent manifolds, parallel and deterministic |
+//! | [`denormals`] | [`FlushDenormals`]: subnormal floats flushed to zero while a step runs |
 //!
 //! ## Example
 //!
@@ -41,6 +42,7 @@
 pub mod aabb;
 pub mod broadphase;
 pub mod cache;
+pub mod denormals;
 pub mod error;
 pub mod filter;
 pub mod manifold;
@@ -53,6 +55,7 @@ pub(crate) mod tree;
 pub use aabb::Aabb;
 pub use broadphase::{BroadPhase, UpdatePart};
 pub use cache::{ManifoldTap, NarrowPhase, PairManifold};
+pub use denormals::{FlushDenormals, flushed};
 pub use error::ShapeError;
 pub use filter::CollisionFilter;
 pub use manifold::{ContactPoint, ContactPoints, FeatureId, Manifold};

@@ -410,8 +410,8 @@ fn build(
     let (l, r) = (base + 1, base + 2 * mid as u32);
     let (hl, hr) = if parallel && n >= PAR_BUILD {
         rayon::join(
-            || build(ln, l, base, li, true),
-            || build(rn, r, base, ri, true),
+            || crate::flushed(|| build(ln, l, base, li, true)),
+            || crate::flushed(|| build(rn, r, base, ri, true)),
         )
     } else {
         (build(ln, l, base, li, false), build(rn, r, base, ri, false))

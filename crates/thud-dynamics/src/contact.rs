@@ -36,7 +36,7 @@
 use glam::Vec3;
 use rayon::prelude::*;
 use smallvec::SmallVec;
-use thud_collide::{Manifold, ManifoldTap, PairManifold};
+use thud_collide::{FlushDenormals, Manifold, ManifoldTap, PairManifold, flushed};
 
 use crate::body::BodyHandle;
 use crate::jacobian::{
@@ -225,7 +225,7 @@ pub(crate) fn each_point<A: Send, B: Sync>(
         a.par_iter_mut()
             .zip(b.par_iter())
             .with_min_len(PARALLEL_POINTS / 4)
-            .for_each(f);
+            .for_each_init(FlushDenormals::new, |_, x| f(x));
     } else {
         a.iter_mut().zip(b).for_each(f);
     }
@@ -468,8 +468,8 @@ impl ContactStore {
         let (sa, sb) = self.manifold_source.split_at(half);
         let (a, b) = if !pb.is_empty() {
             rayon::join(
-                || regather_run(manifolds, ma, pa, sa, ia, 0),
-                || regather_run(manifolds, mb, pb, sb, ib, at),
+                || flushed(|| regather_run(manifolds, ma, pa, sa, ia, 0)),
+                || flushed(|| regather_run(manifolds, mb, pb, sb, ib, at)),
             )
         } else {
             (regather_run(manifolds, ma, pa, sa, ia, 0), Some(0))
@@ -569,7 +569,7 @@ impl ContactStore {
                         .zip(self.bounce.par_iter_mut()),
                 )
                 .with_min_len(PARALLEL_POINTS / 4)
-                .for_each(one);
+                .for_each_init(FlushDenormals::new, |_, x| one(x));
         } else {
             self.inputs
                 .iter()
@@ -711,7 +711,7 @@ impl ContactStore {
                 .zip(self.points.par_iter_mut().zip(self.split_b.par_iter_mut()))
                 .enumerate()
                 .with_min_len(PARALLEL_POINTS / 4)
-                .for_each(one);
+                .for_each_init(FlushDenormals::new, |_, x| one(x));
         } else {
             self.inputs
                 .iter()

@@ -248,6 +248,8 @@ impl Crew {
         {
             return;
         }
+        // (The helper computes parts of the step: `thud_collide::denormals`.)
+        let _flush = thud_collide::FlushDenormals::new();
         let mut idle = 0u32;
         let mut idle_since: Option<Instant> = None;
         loop {
@@ -1222,7 +1224,7 @@ fn on_threads(crew: Option<&Crew>, worker: &(dyn Fn() + Sync)) {
     }
     rayon::scope(|scope| {
         for _ in 1..rayon::current_num_threads() {
-            scope.spawn(|_| worker());
+            scope.spawn(|_| thud_collide::flushed(worker));
         }
         worker();
     });

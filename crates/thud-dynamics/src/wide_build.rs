@@ -418,6 +418,8 @@ pub(crate) fn each_group(
         );
         return;
     }
+    // (A part may run on another pool thread: `thud_collide::denormals`.)
+    let _flush = thud_collide::FlushDenormals::new();
     for g in groups {
         let r = g.range();
         let r = r.start - first..r.end - first;

@@ -708,6 +708,9 @@ impl World {
         let n = self.settings.substeps;
         let h = dt / n as f32;
         let run = |w: &mut World| {
+            // Subnormals flushed on every thread of the step (`thud_collide::denormals`),
+            // and the caller's mode back after it.
+            let _flush = thud_collide::FlushDenormals::new();
             for _ in 0..n {
                 w.substep(h);
             }
