@@ -1306,7 +1306,13 @@ unsafe fn refresh_unit(
     side: Shared<WideSide>,
     r: &Refresh<'_>,
 ) {
-    if !r.advance() && std::iter::once(g).chain(h).all(|g| wide::stood(g, r.still)) {
+    // SAFETY: the caller's (the unit's wide points are this task's).
+    let side_of = |g: &Group| unsafe { side.slice(g.range()) };
+    if !r.advance()
+        && std::iter::once(g)
+            .chain(h)
+            .all(|g| wide::stood(g, r.still, side_of(g)))
+    {
         return;
     }
     let pair = h.filter(|h| shared && wide::one_kernel(g, h, false));

@@ -317,14 +317,19 @@ impl WideSlot {
     }
 }
 
-/// Whether every body of group `g` is marked in `still` (by solver body; never
-/// without it).
+/// Whether group `g` keeps its rows between solve substeps: every body of it is marked
+/// in `still` (by solver body; never without it) and none of its lanes is open (`side`,
+/// its wide points). An open lane's row lets its bodies close the gap over the substep
+/// (`s/h`): kept, it would let them close it again in every substep that keeps it, up
+/// to `n − 1` times the gap too far. Touching lanes' rows do not depend on their
+/// separation. (`pyramid_100` at four sweeps a substep stood 20 s with open lanes
+/// refreshed, and fell without: the gaps between a row's boxes closed too far.)
 #[inline(always)]
-pub(crate) fn stood(g: &Group, still: Option<&[bool]>) -> bool {
+pub(crate) fn stood(g: &Group, still: Option<&[bool]>, side: &[WideSide]) -> bool {
     still.is_some_and(|still| {
         let at = |i: u32| still.get(i as usize).copied().unwrap_or(false);
         g.a.iter().chain(&g.b).all(|&i| at(i))
-    })
+    }) && side.iter().all(|s| s.sep.cmple(Vec4::ZERO).all())
 }
 
 /// The solve-substep refresh of one group (`jacobian::refresh_point` four lanes at a
@@ -2560,7 +2565,7 @@ impl WideContacts {
         } else {
             let (groups, rows) = self.groups_and_rows();
             wide_build::each_group(pool, groups, rows, &|g, rows| {
-                if !stood(g, r.still) {
+                if !stood(g, r.still, rows.side) {
                     kernel.run(
                         #[inline(always)]
                         || refresh_group(g, rows.slots, rows.side, r),
@@ -2578,7 +2583,7 @@ impl WideContacts {
         for u in units {
             let [g0, g1] = self.units[u].map(|g| g as usize);
             let groups = || [g0, g1].into_iter().filter_map(|g| self.groups.get(g));
-            if !r.advance() && groups().all(|g| stood(g, r.still)) {
+            if !r.advance() && groups().all(|g| stood(g, r.still, &self.side[g.range()])) {
                 continue;
             }
             if self.refresh_pair([g0, g1], r) {
@@ -2590,6 +2595,12 @@ impl WideContacts {
                 refresh_group(g, slots, side, r);
             }
         }
+    }
+
+    /// Whether some lane is open (a positive separation, as last advanced): its row's
+    /// speculative margin is made again in every refresh ([`stood`]).
+    pub fn any_open(&self) -> bool {
+        self.side.iter().any(|s| s.sep.cmpgt(Vec4::ZERO).any())
     }
 
     /// The time [`solve`](Self::solve) spent refreshing rows since the last call.
