@@ -164,8 +164,8 @@ fn pyramid_20_stands() {
 
 /// `pyramid_40` (820 boxes, one island of 28 560 rows, far beyond a dense solve) stands
 /// at the defaults: four solve substeps of three PGS sweeps each, the middle sweep
-/// without friction rows (`Settings::friction_stride`). Measured: drift 0.39 mm, sag
-/// 0.46 mm, no energy rise since its first step is warm-started from its statics
+/// without friction rows (`Settings::friction_stride`). Measured: drift 0.17 mm, sag
+/// 0.50 mm, no energy rise since its first step is warm-started from its statics
 /// (before: 7.7 and 16.8 mm; Rapier 0.36 at its defaults in the comparison: drift
 /// 45.6 mm, sag 107 mm). One solve of 16 sweeps
 /// per step let it lean over by 10 s (drift 582 mm, 75 boxes moving).
@@ -177,12 +177,12 @@ fn pyramid_40_stands() {
 /// `pyramid_100` (5 050 boxes, one island of 179 400 rows) stands for 20 s at the
 /// defaults (issue 8's target). Three things hold it: the statics' warm start of its
 /// first step (`cold_start.rs`: it starts carrying its weight instead of sinking 5 cm
-/// at the top), the rows of open lanes made again between solve substeps
-/// (`wide::stood`: a kept row let the gaps between a row's boxes close again in every
-/// substep), and a fourth sweep a substep for a sweep this large (`world.rs`,
-/// `BLOCK_EXTRA_SWEEPS`). Measured: drift 20.6 mm, sag 4.5 mm, nothing moving (Rapier
-/// 0.36 at its defaults: 294 and 664 mm, 6 moving); without any one of the three it
-/// lay on the floor or leaned over by then.
+/// at the top), the open lanes of units whose bodies stood closed between solve
+/// substeps (`wide::close_open`: a kept row let the gaps between a row's boxes close
+/// again in every substep), and a fourth sweep a substep for a sweep this large
+/// (`world.rs`, `BLOCK_EXTRA_SWEEPS`). Measured: drift 10.3 mm, sag 3.9 mm, nothing
+/// moving (Rapier 0.36 at its defaults: 294 and 664 mm, 6 moving); without any one of
+/// the three it lay on the floor or leaned over by then.
 #[test]
 fn pyramid_100_stands_for_20_s() {
     let scene = thud_scene::standard("pyramid_100").expect("standard scene");

@@ -1774,9 +1774,9 @@ impl World {
         // stood keeps its rows, as a step that keeps its rows does.
         let s = &self.settings;
         let advance = last || !params.split || s.split_every_substep || s.reuse_rows_within == 0.0;
-        // (Where no body moved, the rows of open lanes are still made again: `wide::stood`.
-        // Skipping the refresh for the whole world there made a stack's bits depend on
-        // whether some body elsewhere moved.)
+        // (Where no body moved, open lanes still close: `wide::close_open`. Skipping the
+        // refresh for the whole world there made a stack's bits depend on whether some
+        // body elsewhere moved.)
         let moved = !advance
             && (mark_still(&mut self.solver, h, s.reuse_rows_within, s.contact_margin)
                 || self.wide.any_open());
