@@ -352,34 +352,24 @@ impl ColdStart {
         let even = &mut self.even;
         even.clear();
         even.resize(n, 0.0);
+        let points = &self.points;
+        // How far the push of `even` falls short of `f` in row `j`.
+        let residual = |even: &[f32], j: usize| -> f32 {
+            let dot: f32 = points.iter().zip(even).map(|(q, &l)| row(q, j) * l).sum();
+            f[j] - dot
+        };
         for _ in 0..SPREAD_PASSES {
             for j in 0..6 {
                 if norms[j] <= f32::EPSILON * scale {
                     continue;
                 }
-                let dot: f32 = self
-                    .points
-                    .iter()
-                    .zip(even.iter())
-                    .map(|(q, &l)| row(q, j) * l)
-                    .sum();
-                let step = (f[j] - dot) / norms[j];
-                for (q, l) in self.points.iter().zip(even.iter_mut()) {
+                let step = residual(even, j) / norms[j];
+                for (q, l) in points.iter().zip(even.iter_mut()) {
                     *l += step * row(q, j);
                 }
             }
             even.iter_mut().for_each(|l| *l = l.max(0.0));
-            let worst = (0..6)
-                .map(|j| {
-                    let dot: f32 = self
-                        .points
-                        .iter()
-                        .zip(even.iter())
-                        .map(|(q, &l)| row(q, j) * l)
-                        .sum();
-                    (f[j] - dot).abs()
-                })
-                .fold(0.0, f32::max);
+            let worst = (0..6).map(|j| residual(even, j).abs()).fold(0.0, f32::max);
             if worst <= SPREAD_TOLERANCE * scale {
                 std::mem::swap(&mut self.lambda, even);
                 return true;

@@ -25,6 +25,15 @@ fn cube(w: &mut World, p: Vec3) -> BodyHandle {
     .unwrap()
 }
 
+/// A world at the defaults but for PGS alone: the exact mode would take so small an
+/// island and solve it exactly, without the warm start.
+fn pgs_world() -> World {
+    World::new(Settings {
+        solver_mode: SolverMode::Pgs,
+        ..Settings::without_sleeping()
+    })
+}
+
 /// A one-box-deep pyramid of unit cubes, `rows` rows, exactly resting on the ground;
 /// the ground's handle and the cubes' (the top one last).
 fn pyramid(statics: bool, rows: usize) -> (World, BodyHandle, Vec<BodyHandle>) {
@@ -90,11 +99,7 @@ fn a_pyramid_built_at_rest_carries_its_weight_from_its_first_step() {
 
 #[test]
 fn a_box_on_two_others_rests_evenly_on_both() {
-    // (PGS alone: the exact mode would take so small an island and solve it exactly.)
-    let mut w = World::new(Settings {
-        solver_mode: SolverMode::Pgs,
-        ..Settings::without_sleeping()
-    });
+    let mut w = pgs_world();
     ground(&mut w);
     cube(&mut w, Vec3::new(-0.5, 0.5, 0.0));
     cube(&mut w, Vec3::new(0.5, 0.5, 0.0));
@@ -136,10 +141,7 @@ fn a_box_on_two_others_rests_evenly_on_both() {
 fn a_stack_in_free_fall_is_not_held_up() {
     // Two boxes falling together touch, but neither carries the other: nothing under
     // them stands on the ground, so nothing is guessed and both fall freely.
-    let mut w = World::new(Settings {
-        solver_mode: SolverMode::Pgs,
-        ..Settings::without_sleeping()
-    });
+    let mut w = pgs_world();
     ground(&mut w);
     let low = cube(&mut w, Vec3::new(0.0, 5.5, 0.0));
     let high = cube(&mut w, Vec3::new(0.0, 6.5, 0.0));
