@@ -359,11 +359,11 @@ impl ColdStart {
             f[j] - dot
         };
         for _ in 0..SPREAD_PASSES {
-            for j in 0..6 {
-                if norms[j] <= f32::EPSILON * scale {
+            for (j, &norm) in norms.iter().enumerate() {
+                if norm <= f32::EPSILON * scale {
                     continue;
                 }
-                let step = residual(even, j) / norms[j];
+                let step = residual(even, j) / norm;
                 for (q, l) in points.iter().zip(even.iter_mut()) {
                     *l += step * row(q, j);
                 }
