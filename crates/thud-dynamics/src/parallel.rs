@@ -1307,11 +1307,6 @@ unsafe fn refresh_unit(
     r: &Refresh<'_>,
 ) {
     if !r.advance() && std::iter::once(g).chain(h).all(|g| wide::stood(g, r.still)) {
-        for grp in std::iter::once(g).chain(h) {
-            // SAFETY: the caller's (the unit's wide points are this task's).
-            let (p, sd) = unsafe { (pts.slice(grp.slots()), side.slice(grp.range())) };
-            wide::close_open(grp, p, sd);
-        }
         return;
     }
     let pair = h.filter(|h| shared && wide::one_kernel(g, h, false));

@@ -71,9 +71,7 @@ pub struct Settings {
     /// Gravity acceleration in m/s².
     pub gravity: Vec3,
     /// PGS sweeps over all rows per solve substep (see `solve_substeps`); with
-    /// `substep_iterations`, in the first solve substep only. A sweep of 8 192 manifolds
-    /// or more (one that takes the block order on two threads) runs one more per solve
-    /// substep (`docs/dynamics.md`, *Tall stacks*).
+    /// `substep_iterations`, in the first solve substep only.
     pub iterations: u32,
     /// PGS sweeps in each solve substep after the first (`None`: `iterations`). The
     /// later substeps start from the λ of the one before, over the same contacts, so

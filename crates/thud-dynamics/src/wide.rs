@@ -318,33 +318,13 @@ impl WideSlot {
 }
 
 /// Whether every body of group `g` is marked in `still` (by solver body; never
-/// without it): the group keeps its rows between solve substeps, but for its open
-/// lanes ([`close_open`]).
+/// without it).
 #[inline(always)]
 pub(crate) fn stood(g: &Group, still: Option<&[bool]>) -> bool {
     still.is_some_and(|still| {
         let at = |i: u32| still.get(i as usize).copied().unwrap_or(false);
         g.a.iter().chain(&g.b).all(|&i| at(i))
     })
-}
-
-/// The open lanes (a positive separation, as last advanced) of a group that keeps its
-/// rows between solve substeps ([`stood`]) close: their normal rows' `b̃` becomes
-/// `J̃ₙ·Vnc₀` (`b_vel`), a touching row's. An open lane's row lets its bodies close the
-/// gap over the substep (`s/h`); kept as it was, it let them close it again in every
-/// later substep, up to `n − 1` times the gap too far. A body that stood (moved less
-/// than `Settings::reuse_rows_within`) closes the rest of such a gap on the next step,
-/// or in the last substep, where every lane advances. (`pyramid_100` at four sweeps a
-/// substep stands 20 s with the margins honest, and fell with them kept: the gaps
-/// between its boxes closed too far; `docs/performance.md`.) Touching lanes' rows
-/// already are `b_vel`.
-#[inline(always)]
-pub(crate) fn close_open(g: &Group, slots: &mut [WideSlot], side: &[WideSide]) {
-    let half = g.half();
-    for (slot, side) in slots.iter_mut().zip(side) {
-        let b = &mut slot.rows[0].b[half & 1];
-        *b = Vec4::select(side.sep.cmpgt(Vec4::ZERO), side.b_vel, *b);
-    }
 }
 
 /// The solve-substep refresh of one group (`jacobian::refresh_point` four lanes at a
@@ -2580,9 +2560,7 @@ impl WideContacts {
         } else {
             let (groups, rows) = self.groups_and_rows();
             wide_build::each_group(pool, groups, rows, &|g, rows| {
-                if stood(g, r.still) {
-                    close_open(g, rows.slots, rows.side);
-                } else {
+                if !stood(g, r.still) {
                     kernel.run(
                         #[inline(always)]
                         || refresh_group(g, rows.slots, rows.side, r),
@@ -2601,9 +2579,6 @@ impl WideContacts {
             let [g0, g1] = self.units[u].map(|g| g as usize);
             let groups = || [g0, g1].into_iter().filter_map(|g| self.groups.get(g));
             if !r.advance() && groups().all(|g| stood(g, r.still)) {
-                for g in [g0, g1].into_iter().filter_map(|g| self.groups.get(g)) {
-                    close_open(g, &mut self.slots[g.slots()], &self.side[g.range()]);
-                }
                 continue;
             }
             if self.refresh_pair([g0, g1], r) {
@@ -2615,12 +2590,6 @@ impl WideContacts {
                 refresh_group(g, slots, side, r);
             }
         }
-    }
-
-    /// Whether some lane is open (a positive separation, as last advanced): a refresh
-    /// between solve substeps closes it where its bodies stood ([`close_open`]).
-    pub fn any_open(&self) -> bool {
-        self.side.iter().any(|s| s.sep.cmpgt(Vec4::ZERO).any())
     }
 
     /// The time [`solve`](Self::solve) spent refreshing rows since the last call.

@@ -1774,12 +1774,8 @@ impl World {
         // stood keeps its rows, as a step that keeps its rows does.
         let s = &self.settings;
         let advance = last || !params.split || s.split_every_substep || s.reuse_rows_within == 0.0;
-        // (Where no body moved, open lanes still close: `wide::close_open`. Skipping the
-        // refresh for the whole world there made a stack's bits depend on whether some
-        // body elsewhere moved.)
-        let moved = !advance
-            && (mark_still(&mut self.solver, h, s.reuse_rows_within, s.contact_margin)
-                || self.wide.any_open());
+        let moved =
+            !advance && mark_still(&mut self.solver, h, s.reuse_rows_within, s.contact_margin);
         // (The rows themselves are refreshed by the solve that follows, unit by unit
         // before each one's first sweep where it can: `wide::Refresh`.)
         let lambda_from = self.store_lambda_changed.then_some(&self.contacts);
@@ -1826,14 +1822,7 @@ impl World {
     fn solve(&mut self, first: bool, last: bool) {
         let s = &self.settings;
         let (first_sweeps, later_sweeps, split_iterations) = self.sweeps;
-        // A sweep in the block order (from `color::BLOCK_MIN` manifolds) runs one more
-        // sweep a solve substep (`BLOCK_EXTRA_SWEEPS`).
-        let extra = match self.wide.blocks() {
-            false => 0,
-            true if self.exact_last_step => BLOCK_EXTRA_SWEEPS * s.solve_substeps.max(1),
-            true => BLOCK_EXTRA_SWEEPS,
-        };
-        let iterations = if first { first_sweeps } else { later_sweeps } + extra;
+        let iterations = if first { first_sweeps } else { later_sweeps };
         // The split pass's first sweep over the packed groups rides along the last
         // velocity sweep where it can (its rows are then still in cache), and so do the
         // impulse sums of a substep whose λ stay in the lanes (`wide::LastSweep`).
@@ -2088,17 +2077,6 @@ impl World {
         }
     }
 }
-
-/// The sweeps a solve substep runs beyond `Settings::iterations` where its sweep takes
-/// the block order (`color::BLOCK_MIN` manifolds and more: a structure of some 15 000
-/// manifolds, `pyramid_100`). A correction crosses such a sweep's seam once a solve
-/// instead of once a sweep, and PGS's error over a structure that large is a
-/// compliance it buckles under: `pyramid_100` warm-started from its statics stood still
-/// for two seconds at three sweeps a substep and then fell, and stands 20 s at four
-/// with the open lanes of units that stood closed between substeps
-/// (`wide::close_open`): drift 10.3 mm and sag 3.9 mm, against Rapier's 294 and 664
-/// after 10 s. The smaller standard scenes keep their sweeps and their bits.
-const BLOCK_EXTRA_SWEEPS: u32 = 1;
 
 /// What a body's solver entry is made from (`World::solver_bodies`), or `None` for a
 /// static or sleeping body (contacts on it point at the dummy).
