@@ -8,6 +8,15 @@ mod scene_world;
 use glam::Vec3;
 use thud_dynamics::{Settings, World};
 
+/// The defaults (sleeping off) with the statics' warm start off too: the steps that
+/// build every row (`built`) start cold, so the worlds compared with them must as well.
+fn cold() -> Settings {
+    Settings {
+        statics_warm_start: false,
+        ..Settings::without_sleeping()
+    }
+}
+
 fn built() -> Settings {
     Settings {
         reuse_rows_within: 0.0,
@@ -57,7 +66,7 @@ fn state(world: &World) -> Vec<(Vec3, Vec3)> {
 /// `pyramid_20` after 2 s at the defaults (sleeping off): resting, its rows kept.
 fn resting_pyramid_20() -> (World, Vec<thud_dynamics::BodyHandle>) {
     let scene = thud_scene::standard("pyramid_20").expect("standard scene");
-    let (mut w, handles) = scene_world::world(&scene, Settings::without_sleeping());
+    let (mut w, handles) = scene_world::world(&scene, cold());
     for _ in 0..120 {
         w.step().unwrap();
     }
@@ -67,7 +76,7 @@ fn resting_pyramid_20() -> (World, Vec<thud_dynamics::BodyHandle>) {
 #[test]
 fn a_resting_pyramid_keeps_its_rows_and_stands_as_when_it_builds_them() {
     let scene = thud_scene::standard("pyramid3d_10").expect("standard scene");
-    let (mut kept, _) = scene_world::world(&scene, Settings::without_sleeping());
+    let (mut kept, _) = scene_world::world(&scene, cold());
     let (mut fresh, _) = scene_world::world(&scene, built());
     let mut kept_steps = 0;
     for _ in 0..300 {
@@ -108,7 +117,7 @@ fn kept_rows_give_a_kicked_body_the_built_rows_answer() {
         }
         (kept, track, w.body(top).unwrap().position())
     };
-    let (kept, with, end_kept) = run(Settings::without_sleeping());
+    let (kept, with, end_kept) = run(cold());
     let (none, without, end_built) = run(built());
     assert_eq!(none, 0);
     // The kick's step keeps the rows (nothing has moved yet), and gives the built rows'
@@ -177,12 +186,12 @@ fn rows_are_kept_beside_a_kinematic_body_and_beside_a_joint_asleep_or_awake() {
             .sum::<usize>()
     };
     // A resting column keeps its rows.
-    let mut w = World::new(Settings::without_sleeping());
+    let mut w = World::new(cold());
     base(&mut w);
     assert!(kept(&mut w) > 100);
     // A kinematic body elsewhere in the world, moving (its velocity is set, not
     // integrated): the column keeps its rows.
-    let mut w = World::new(Settings::without_sleeping());
+    let mut w = World::new(cold());
     base(&mut w);
     w.add_body(
         BodyBuilder::kinematic()
@@ -210,7 +219,7 @@ fn rows_are_kept_beside_a_kinematic_body_and_beside_a_joint_asleep_or_awake() {
         let k = kept(&mut w);
         (k, w.body(bob).unwrap().position())
     };
-    let (k, swung) = pendulum(Settings::without_sleeping());
+    let (k, swung) = pendulum(cold());
     let (none, built_swung) = pendulum(built());
     assert!(k > 100, "{k} of 120 steps kept their rows");
     assert_eq!(none, 0);
@@ -225,6 +234,7 @@ fn rows_are_kept_beside_a_kinematic_body_and_beside_a_joint_asleep_or_awake() {
     let run = |reuse_rows_within: f32| {
         let mut w = World::new(Settings {
             reuse_rows_within,
+            statics_warm_start: false,
             ..Settings::default()
         });
         base(&mut w);
@@ -293,7 +303,7 @@ fn bodies_added_or_removed_between_kept_steps_are_seen_at_once() {
 #[test]
 fn a_tower_the_exact_mode_takes_steps_to_the_bit_with_its_rows_kept() {
     let scene = thud_scene::standard("tower_20").expect("standard scene");
-    let (mut kept, hk) = scene_world::world(&scene, Settings::without_sleeping());
+    let (mut kept, hk) = scene_world::world(&scene, cold());
     let (mut fresh, hf) = scene_world::world(&scene, built());
     let mut kept_steps = 0;
     for _ in 0..240 {
@@ -339,7 +349,7 @@ fn rows_are_kept_beside_an_island_the_exact_mode_takes() {
         }
         (kept, exact, state(&w))
     };
-    let (kept, exact, with) = run(Settings::without_sleeping());
+    let (kept, exact, with) = run(cold());
     let (none, _, without) = run(built());
     assert_eq!(none, 0);
     assert_eq!(
@@ -375,7 +385,7 @@ fn boxes_joined_on_the_ground_keep_their_rows_and_move_as_when_built() {
         let (pa, pb) = (w.body(a).unwrap().position(), w.body(b).unwrap().position());
         (kept, pa, pb)
     };
-    let (kept, ka, kb) = run(Settings::without_sleeping());
+    let (kept, ka, kb) = run(cold());
     let (none, ba, bb) = run(built());
     assert_eq!(none, 0);
     assert!(kept > 40, "{kept} of 60 resting steps kept their rows");
@@ -432,7 +442,7 @@ fn a_box_on_a_kinematic_platform_keeps_its_rows_and_rides_as_when_built() {
             w.body(platform).unwrap().position(),
         )
     };
-    let (kept, p, v, platform) = run(Settings::without_sleeping());
+    let (kept, p, v, platform) = run(cold());
     let (none, p_built, v_built, platform_built) = run(built());
     assert!(kept > 150, "{kept} of 240 steps kept their rows");
     assert_eq!(none, 0);
@@ -477,7 +487,7 @@ fn a_plank_spinning_beside_a_column_keeps_the_rows_and_moves_as_when_built() {
         }
         (kept, w.body(plank).unwrap().pose())
     };
-    let (kept, moved) = run(Settings::without_sleeping());
+    let (kept, moved) = run(cold());
     let (none, built_moved) = run(built());
     assert!(kept > 40, "{kept} of 60 steps kept their rows");
     assert_eq!(none, 0);

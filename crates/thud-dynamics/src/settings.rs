@@ -109,7 +109,8 @@ pub struct Settings {
     /// first step), guess the resting contacts' normal impulses from the statics of the
     /// structure, top down, and warm-start from them: a stack built at rest then starts
     /// carrying its weight instead of sinking for its first steps and being lifted
-    /// back (on by default; `docs/dynamics.md`, *A cold step's warm start*).
+    /// back (on by default; not with `reuse_rows_within` 0; `docs/dynamics.md`, *A cold
+    /// step's warm start*).
     pub statics_warm_start: bool,
     /// Whether islands at rest fall asleep.
     pub sleeping: bool,
