@@ -6,10 +6,18 @@
 //! `THUD_LATER_ITER` (`substep_iterations`), `THUD_FRICTION_STRIDE`, `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_ORDER` (`colored`: `SweepOrder::Colored`), `THUD_EXACT_TOL`, `THUD_MIN_PAIRS`
 //! (`Settings::parallel_min_pairs`), `THUD_REUSE` (`Settings::reuse_rows_within`), `THUD_STATICS`
 //! (0/1: `Settings::statics_warm_start`), `THUD_STEPS`.
+//!
+//! To see how a scene answers a push (`docs/performance.md`, *Tall stacks*):
+//! `THUD_KICK=step,body,vx,vy,vz,wx,wy,wz` adds that velocity to one body (by its index
+//! in the scene) before that step (1-based); `THUD_ROCK=ω` sets a one-box-deep wall
+//! rocking out of its plane at `ω` rad/s about its base's far edge before the first
+//! step; `THUD_FRICTION=μ` gives every body that friction; `THUD_TRACE=1` prints every
+//! step's energy change, the bodies moving and the fastest one to stderr.
 
 mod support;
 
-use support::scene_world::run;
+use glam::Vec3;
+use support::scene_world::{Disturb, Kick, run_disturbed};
 use thud_dynamics::{PenetrationMode, Settings, Stage};
 
 fn env<T: std::str::FromStr>(k: &str) -> Option<T> {
@@ -90,10 +98,33 @@ fn main() {
         s.symmetric_sweeps = v != 0;
     }
     let steps: usize = env("THUD_STEPS").unwrap_or(600);
+    let kick = std::env::var("THUD_KICK").ok().map(|v| {
+        let x: Vec<f32> = v
+            .split(',')
+            .map(|x| x.trim().parse().expect("THUD_KICK: numbers"))
+            .collect();
+        assert!(x.len() == 8, "THUD_KICK=step,body,vx,vy,vz,wx,wy,wz");
+        Kick {
+            step: x[0] as usize,
+            body: x[1] as usize,
+            v: Vec3::new(x[2], x[3], x[4]),
+            w: Vec3::new(x[5], x[6], x[7]),
+        }
+    });
+    let disturb = Disturb {
+        kick,
+        rock: env("THUD_ROCK"),
+        trace: env::<u32>("THUD_TRACE").is_some_and(|v| v != 0),
+    };
     let names: Vec<String> = std::env::args().skip(1).collect();
     for name in &names {
-        let scene = thud_scene::standard(name).expect("standard scene name");
-        let (world, m) = run(&scene, s.clone(), steps);
+        let mut scene = thud_scene::standard(name).expect("standard scene name");
+        if let Some(mu) = env::<f32>("THUD_FRICTION") {
+            for b in &mut scene.bodies {
+                (b.friction, b.material) = (mu, None);
+            }
+        }
+        let (world, m) = run_disturbed(&scene, s.clone(), steps, disturb);
         let st = world.stats();
         println!(
             "{name:12} drift {:7.3} mm  sag {:7.3} mm  rise {:9.5} J  rebound {:8.4} J  moving {:4}  step mean {:7.3} ms max {:7.3} ms  rows {} contacts {} manifolds {} levels {}",

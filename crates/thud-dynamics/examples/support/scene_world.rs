@@ -190,19 +190,73 @@ pub fn energy(world: &World) -> f64 {
         .sum()
 }
 
+/// A push given to one body before one step of a run.
+#[derive(Debug, Clone, Copy)]
+pub struct Kick {
+    /// Before this step (1-based).
+    pub step: usize,
+    /// The body, by its index in the scene's order.
+    pub body: usize,
+    /// Added to its linear velocity (m/s).
+    pub v: Vec3,
+    /// Added to its angular velocity (rad/s).
+    pub w: Vec3,
+}
+
+/// How a run is disturbed and watched, to see how a scene answers a push
+/// (`scene_metrics`: `THUD_KICK`, `THUD_ROCK`, `THUD_TRACE`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Disturb {
+    pub kick: Option<Kick>,
+    /// Before the first step every body moves as one rigid body turning at this rate
+    /// (rad/s) about the x axis through `(0, 0, 0.5)`: a wall one unit box deep in the
+    /// x-y plane rocking out of its plane on its base's far edge.
+    pub rock: Option<f32>,
+    /// Print each step's energy change (from the start, after the rocking is given),
+    /// how many bodies move (speed plus spin above 10⁻⁴) and the fastest one, to stderr.
+    pub trace: bool,
+}
+
 /// Run `steps` steps of a scene and measure.
 pub fn run(scene: &Scene, base: Settings, steps: usize) -> (World, Metrics) {
+    run_disturbed(scene, base, steps, Disturb::default())
+}
+
+/// [`run`] with a disturbance.
+pub fn run_disturbed(
+    scene: &Scene,
+    base: Settings,
+    steps: usize,
+    disturb: Disturb,
+) -> (World, Metrics) {
     let (mut world, handles) = world(scene, base);
     let starts: Vec<Vec3> = handles
         .iter()
         .map(|&h| world.body(h).unwrap().position())
         .collect();
+    if let Some(rate) = disturb.rock {
+        let w = Vec3::new(rate, 0.0, 0.0);
+        for &h in &handles {
+            let p = world.body(h).unwrap().position();
+            world
+                .set_linear_velocity(h, w.cross(p - Vec3::new(0.0, 0.0, 0.5)))
+                .expect("a live body");
+            world.set_angular_velocity(h, w).expect("a live body");
+        }
+    }
     let top = thud_scene::standard::ideal_top(scene);
     let e0 = energy(&world);
     let mut m = Metrics::default();
     let mut e_min = e0;
     let mut total = 0.0;
-    for _ in 0..steps {
+    for step in 1..=steps {
+        if let Some(k) = disturb.kick.filter(|k| k.step == step) {
+            let h = handles[k.body];
+            let b = world.body(h).expect("a live body");
+            let (v, w) = (b.linear_velocity() + k.v, b.angular_velocity() + k.w);
+            world.set_linear_velocity(h, v).expect("a live body");
+            world.set_angular_velocity(h, w).expect("a live body");
+        }
         let t = std::time::Instant::now();
         world.step().expect("step");
         let dt = t.elapsed().as_secs_f64();
@@ -213,6 +267,9 @@ pub fn run(scene: &Scene, base: Settings, steps: usize) -> (World, Metrics) {
         m.energy_rise = m.energy_rise.max((e - e0) as f32);
         e_min = e_min.min(e);
         m.energy_rebound = m.energy_rebound.max((e - e_min) as f32);
+        if disturb.trace {
+            trace(&world, &handles, step, e - e0);
+        }
     }
     m.mean_step = total / steps.max(1) as f64;
     for (i, &h) in handles.iter().enumerate() {
@@ -230,4 +287,26 @@ pub fn run(scene: &Scene, base: Settings, steps: usize) -> (World, Metrics) {
         m.sag = y - world.body(handles[i]).unwrap().position().y;
     }
     (world, m)
+}
+
+/// One step's line of [`Disturb::trace`].
+fn trace(world: &World, handles: &[BodyHandle], step: usize, energy: f64) {
+    let mut moving = 0;
+    let mut fastest = (0, 0.0f32);
+    for (i, &h) in handles.iter().enumerate() {
+        let b = world.body(h).unwrap();
+        let motion = b.linear_velocity().length() + b.angular_velocity().length();
+        moving += usize::from(motion > 1e-4);
+        if motion > fastest.1 {
+            fastest = (i, motion);
+        }
+    }
+    let b = world.body(handles[fastest.0]).unwrap();
+    eprintln!(
+        "step {step} energy {energy:+.6} J moving {moving} fastest {} at {:.6?} v {:?} w {:?}",
+        fastest.0,
+        b.position().to_array(),
+        b.linear_velocity().to_array(),
+        b.angular_velocity().to_array()
+    );
 }
