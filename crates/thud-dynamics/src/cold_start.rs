@@ -7,9 +7,10 @@
 //! and the split pass lifts them back out afterwards: `pyramid_40` regained 112 J after
 //! that first dip (Rapier 13 J), though it came to rest stiffer.
 //!
-//! On a step whose points are nearly all cold (fewer than [`COLD_SHARE`] of them warm),
-//! this pass guesses each resting contact's normal impulse from the top down, as the
-//! statics of the structure give it: bodies in order of height (`com·up`, `up = −ĝ`),
+//! In an island whose points are nearly all cold (fewer than [`COLD_SHARE`] of them
+//! warm) — a scene's first step, or a stack built into a world already running — this
+//! pass guesses each resting contact's normal impulse from the top down, as the statics
+//! of the structure give it: bodies in order of height (`com·up`, `up = −ĝ`),
 //! each body `u` stopped on its supports — the manifolds where it lies on another body
 //! `l` (the push on `u`, `d = ±n`, within 45° of `up`) — with `l` held still:
 //!
@@ -42,8 +43,15 @@ use crate::body::{BodyKind, BodySet, com_at};
 use crate::contact::ContactStore;
 use crate::solver_body::SolverBodies;
 
-/// A step is cold where fewer than one point in this many starts warm.
+/// An island is cold where fewer than one of its points in this many starts warm.
 pub(crate) const COLD_SHARE: usize = 100;
+
+/// For this many steps after colliders were added or removed, the islands are looked
+/// at one by one ([`ColdStart::cold_islands`]); else only a step whose points are
+/// nearly all cold is. (Counting a settling heap's warm points island by island on
+/// every step cost it 13–17 µs a step: its 4 400 points' inputs are read back from
+/// beyond the core's cache.)
+const ARMED_STEPS: u32 = 2;
 
 /// At most this many passes over a body's supports.
 const PASSES: usize = 500;
@@ -100,17 +108,97 @@ pub(crate) struct ColdStart {
     even: Vec<f32>,
     /// Each body stands on something fixed, through its supports.
     grounded: Vec<bool>,
-}
-
-/// Whether the store's points are cold enough for [`ColdStart::guess`].
-pub(crate) fn is_cold(store: &ContactStore) -> bool {
-    !store.inputs.is_empty() && store.warm_started * COLD_SHARE < store.inputs.len()
+    /// Per island root (a body slot): its points, and of them the warm ones; then
+    /// whether it is cold and stands still ([`ColdStart::cold_islands`]).
+    counts: Vec<(u32, u32)>,
+    /// The colliders' generation last seen, and the steps left to look at the islands
+    /// one by one ([`ARMED_STEPS`]).
+    generation: Option<u64>,
+    armed: u32,
 }
 
 impl ColdStart {
-    /// Writes the statics' normal impulses into the warm start of the store's cold
-    /// resting points (module notes), but for the manifolds the exact mode takes
-    /// (`store.taken`), which it solves exactly. `h` is the first solve substep's,
+    /// Marks the store's islands that are cold ([`COLD_SHARE`]) and stand still for
+    /// [`guess`](Self::guess), and says whether there is one. `slots` bounds the island
+    /// roots (body slots). It looks island by island only for [`ARMED_STEPS`] steps
+    /// after the colliders' `generation` changed (bodies built into the world), or on
+    /// a step whose points are nearly all cold (a scene's first step); otherwise, and
+    /// where no point is cold, it costs no pass over the points.
+    ///
+    /// An island stands still where at none of its points do its bodies move apart or
+    /// together faster than `threshold` (`|g|·dt`, what gravity gives over a step) at
+    /// the step's start velocities. A structure built resting does; boxes tumbling into
+    /// fresh contacts in a settling heap do not, and their statics would be a poor guess
+    /// (guessed, `pile_1000` ended its 10 s with 5 bodies moving and regained 0.37 J
+    /// instead of 0.03; its pinned hash holds it).
+    pub(crate) fn cold_islands(
+        &mut self,
+        store: &ContactStore,
+        solver: &SolverBodies,
+        (slots, threshold, generation): (usize, f32, u64),
+    ) -> bool {
+        if self.generation != Some(generation) {
+            (self.generation, self.armed) = (Some(generation), ARMED_STEPS);
+        }
+        let armed = self.armed > 0;
+        self.armed = self.armed.saturating_sub(1);
+        let points = store.inputs.len();
+        let all_cold = store.warm_started * COLD_SHARE < points;
+        if store.warm_started >= points || !(armed || all_cold) {
+            return false;
+        }
+        self.counts.clear();
+        self.counts.resize(slots, (0, 0));
+        let manifolds = || store.manifold_points.iter().zip(&store.manifold_island);
+        for (&(first, n), &root) in manifolds() {
+            let points = &store.inputs[first as usize..(first + n) as usize];
+            let warm = points.iter().filter(|p| p.warm[0] != 0.0).count() as u32;
+            if let Some(c) = self.counts.get_mut(root as usize) {
+                *c = (c.0 + n, c.1 + warm);
+            }
+        }
+        let mut any = false;
+        for c in &mut self.counts {
+            // (From here `c.1` says whether the island is cold and, below, still.)
+            let cold = c.0 > 0 && (c.1 as usize) * COLD_SHARE < c.0 as usize;
+            c.1 = u32::from(cold);
+            any |= cold;
+        }
+        if !any {
+            return false;
+        }
+        let velocity = |k: u32, p: Vec3| {
+            let (u, c) = (solver.v0[k as usize], solver.com[k as usize]);
+            u.lin + u.ang.cross(p - c)
+        };
+        for ((&(first, n), &root), mi) in manifolds().zip(&store.manifold_inputs) {
+            let Some(c) = self.counts.get_mut(root as usize) else {
+                continue;
+            };
+            if c.1 != 1 {
+                continue;
+            }
+            let points = &store.inputs[first as usize..(first + n) as usize];
+            let fast = points
+                .iter()
+                .any(|p| (velocity(mi.b, p.point) - velocity(mi.a, p.point)).length() > threshold);
+            if fast {
+                c.1 = 0;
+            }
+        }
+        self.counts.iter().any(|c| c.1 == 1)
+    }
+
+    /// Whether the island with this root is cold and stands still
+    /// ([`cold_islands`](Self::cold_islands)).
+    fn island_is_cold(&self, root: u32) -> bool {
+        self.counts.get(root as usize).is_some_and(|c| c.1 == 1)
+    }
+
+    /// Writes the statics' normal impulses into the warm start of the cold resting
+    /// points of the store's cold islands ([`cold_islands`](Self::cold_islands), called
+    /// first; module notes), but for the manifolds the exact mode takes (`store.taken`),
+    /// which it solves exactly. `h` is the first solve substep's,
     /// `dt` the step's: manifolds whose bodies meet faster than gravity brings them
     /// over a step (`|g|·dt`) keep their cold start.
     pub(crate) fn guess(
@@ -202,9 +290,9 @@ impl ColdStart {
         }));
     }
 
-    /// The manifolds on which a movable body lies (the push on it within 45° of `up`),
-    /// all of whose points are cold and meet no faster than `threshold`, highest body
-    /// first, a body's together in store order.
+    /// The manifolds of the cold islands on which a movable body lies (the push on it
+    /// within 45° of `up`), all of whose points are cold and meet no faster than
+    /// `threshold`, highest body first, a body's together in store order.
     fn supports(&mut self, store: &ContactStore, up: Vec3, threshold: f32) {
         self.supports.clear();
         let state = &self.state;
@@ -220,7 +308,11 @@ impl ColdStart {
             let (su, sl) = (&state[upper as usize], &state[lower as usize]);
             let (first, n) = store.manifold_points[m];
             let taken = store.taken.get(first as usize).copied().unwrap_or(false);
-            if su.inv_mass == 0.0 || taken {
+            let cold = store
+                .manifold_island
+                .get(m)
+                .is_some_and(|&root| self.island_is_cold(root));
+            if su.inv_mass == 0.0 || taken || !cold {
                 continue;
             }
             let d = mi.normal * sign;

@@ -105,12 +105,13 @@ pub struct Settings {
     pub omega: f32,
     /// Scale of last step's impulses used as the warm start (0 = cold, 1 = full).
     pub warm_start: f32,
-    /// On a step whose contact points are nearly all cold (a scene built resting, its
-    /// first step), guess the resting contacts' normal impulses from the statics of the
-    /// structure, top down, and warm-start from them: a stack built at rest then starts
-    /// carrying its weight instead of sinking for its first steps and being lifted
-    /// back (on by default; not with `reuse_rows_within` 0; `docs/dynamics.md`, *A cold
-    /// step's warm start*).
+    /// In an island whose contact points are nearly all cold and whose bodies stand
+    /// still (a scene built resting, its first step; a stack built at rest into a
+    /// running world), guess the resting contacts' normal impulses from the statics of
+    /// the structure, top down, and warm-start from them: a stack built at rest then
+    /// starts carrying its weight instead of sinking for its first steps and being
+    /// lifted back (on by default; not with `reuse_rows_within` 0; `docs/dynamics.md`,
+    /// *A cold step's warm start*).
     pub statics_warm_start: bool,
     /// Whether islands at rest fall asleep.
     pub sleeping: bool,

@@ -1148,9 +1148,20 @@ impl World {
         // `pyramid_20` started exactly touching gained 5.9 J over two minutes, and
         // `pyramid_40` lay down, where started cold they stand; `docs/dynamics.md`.)
         let guess = s.statics_warm_start && s.warm_start > 0.0 && s.reuse_rows_within > 0.0;
-        if guess && cold_start::is_cold(&self.contacts) {
-            // A cold step's resting contacts start from the statics of their structure
-            // (`cold_start.rs`; the exact mode's islands are solved exactly anyway).
+        let look = (
+            self.bodies.capacity(),
+            s.gravity.length() * step_h,
+            self.colliders.generation(),
+        );
+        let cold = guess
+            && self
+                .cold_start
+                .cold_islands(&self.contacts, &self.solver, look);
+        if cold {
+            // The resting contacts of the islands that start cold (a scene's first step,
+            // a stack built into a running world) start from the statics of their
+            // structure (`cold_start.rs`; the exact mode's islands are solved exactly
+            // anyway).
             let inputs = (s.gravity, h, step_h);
             let (c, sb, b) = (&mut self.contacts, &self.solver, &self.bodies);
             self.cold_start.guess(c, sb, b, inputs);
