@@ -59,11 +59,6 @@ fn build_pyramid(w: &mut World, rows: usize, x: f32) -> Vec<BodyHandle> {
     cubes
 }
 
-/// The normal impulse the ground gave over the last step.
-fn ground_impulse(w: &World, ground: BodyHandle) -> f32 {
-    ground_impulse_on(w, ground, |_| true)
-}
-
 /// The normal impulse the ground gave the bodies `on` picks over the last step.
 fn ground_impulse_on(w: &World, ground: BodyHandle, on: impl Fn(BodyHandle) -> bool) -> f32 {
     w.contacts()
@@ -72,25 +67,29 @@ fn ground_impulse_on(w: &World, ground: BodyHandle, on: impl Fn(BodyHandle) -> b
         .sum()
 }
 
+/// A second of `w` from now: the share of the weight of the pyramid `cubes` (top one
+/// last) the ground gave it over the first step, and how far its top sank.
+fn first_second(w: &mut World, ground: BodyHandle, cubes: &[BodyHandle]) -> (f32, f32) {
+    let weight: f32 = cubes
+        .iter()
+        .map(|&h| w.body(h).unwrap().mass())
+        .sum::<f32>()
+        * G;
+    let top = *cubes.last().unwrap();
+    let y0 = w.body(top).unwrap().position().y;
+    w.step().unwrap();
+    let share = ground_impulse_on(w, ground, |h| cubes.contains(&h)) / (weight * DT);
+    for _ in 0..59 {
+        w.step().unwrap();
+    }
+    (share, y0 - w.body(top).unwrap().position().y)
+}
+
 #[test]
 fn a_pyramid_built_at_rest_carries_its_weight_from_its_first_step() {
     let run = |statics: bool| {
         let (mut w, g, cubes) = pyramid(statics, 30);
-        let weight: f32 = cubes
-            .iter()
-            .map(|&h| w.body(h).unwrap().mass())
-            .sum::<f32>()
-            * G;
-        let top = *cubes.last().unwrap();
-        let y0 = w.body(top).unwrap().position().y;
-        w.step().unwrap();
-        // The share of the weight the ground carried over the first step.
-        let share = ground_impulse(&w, g) / (weight * DT);
-        for _ in 0..59 {
-            w.step().unwrap();
-        }
-        let sunk = y0 - w.body(top).unwrap().position().y;
-        (share, sunk)
+        first_second(&mut w, g, &cubes)
     };
     let (share, sunk) = run(true);
     assert!(
@@ -175,19 +174,7 @@ fn a_pyramid_built_into_a_running_world_carries_its_weight_from_its_first_step()
             w.step().unwrap();
         }
         let cubes = build_pyramid(&mut w, 30, 50.0);
-        let weight: f32 = cubes
-            .iter()
-            .map(|&h| w.body(h).unwrap().mass())
-            .sum::<f32>()
-            * G;
-        let top = *cubes.last().unwrap();
-        let y0 = w.body(top).unwrap().position().y;
-        w.step().unwrap();
-        let share = ground_impulse_on(&w, g, |h| cubes.contains(&h)) / (weight * DT);
-        for _ in 0..59 {
-            w.step().unwrap();
-        }
-        let sunk = y0 - w.body(top).unwrap().position().y;
+        let (share, sunk) = first_second(&mut w, g, &cubes);
         eprintln!("statics {statics}: the ground carried {share} of it, its top sank {sunk} m");
         (share, sunk)
     };
