@@ -228,6 +228,7 @@ impl BodyBuilder {
             can_sleep: self.can_sleep,
             sleeping: false,
             sleep_time: 0.0,
+            sleep_group: u32::MAX,
             force: Vec3::ZERO,
             torque: Vec3::ZERO,
             colliders,
@@ -294,6 +295,10 @@ pub struct Body {
     /// The builder's `.mass(m)` override, kept for kind changes.
     pub(crate) explicit_mass: Option<f32>,
     pub(crate) user_data: u64,
+    /// While asleep, the island it fell asleep with (`World::sleep`; `u32::MAX` none):
+    /// its contacts with the others are dropped while they sleep, so waking one wakes
+    /// them all (`World::wake_groups`).
+    pub(crate) sleep_group: u32,
     /// The colliders' slots in the world's collider arrays (broadphase keys).
     pub(crate) collider_keys: SmallVec<[u32; 2]>,
     pub(crate) colliders: Vec<Collider>,
@@ -313,6 +318,7 @@ impl Body {
             can_sleep: false,
             isotropic: true,
             sleep_time: 0.0,
+            sleep_group: u32::MAX,
             local_com: Vec3::ZERO,
             force: Vec3::ZERO,
             torque: Vec3::ZERO,

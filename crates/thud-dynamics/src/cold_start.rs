@@ -46,9 +46,9 @@ use crate::solver_body::SolverBodies;
 /// An island is cold where fewer than one of its points in this many starts warm.
 pub(crate) const COLD_SHARE: usize = 100;
 
-/// For this many steps after colliders were added or removed, the islands are looked
-/// at one by one ([`ColdStart::cold_islands`]); else only a step whose points are
-/// nearly all cold is. (Counting a settling heap's warm points island by island on
+/// For this many steps after colliders were added or removed, or sleeping islands
+/// woke, the islands are looked at one by one ([`ColdStart::cold_islands`]); else only
+/// a step whose points are nearly all cold is. (Counting a settling heap's warm points island by island on
 /// every step cost it 13–17 µs a step: its 4 400 points' inputs are read back from
 /// beyond the core's cache.)
 const ARMED_STEPS: u32 = 2;
@@ -111,9 +111,9 @@ pub(crate) struct ColdStart {
     /// Per island root (a body slot): its points, and of them the warm ones; then
     /// whether it is cold and stands still ([`ColdStart::cold_islands`]).
     counts: Vec<(u32, u32)>,
-    /// The colliders' generation last seen, and the steps left to look at the islands
-    /// one by one ([`ARMED_STEPS`]).
-    generation: Option<u64>,
+    /// The colliders' generation and the world's count of wakes last seen, and the
+    /// steps left to look at the islands one by one ([`ARMED_STEPS`]).
+    generation: Option<(u64, u64)>,
     armed: u32,
 }
 
@@ -121,8 +121,9 @@ impl ColdStart {
     /// Marks the store's islands that are cold ([`COLD_SHARE`]) and stand still for
     /// [`guess`](Self::guess), and says whether there is one. `slots` bounds the island
     /// roots (body slots). It looks island by island only for [`ARMED_STEPS`] steps
-    /// after the colliders' `generation` changed (bodies built into the world), or on
-    /// a step whose points are nearly all cold (a scene's first step); otherwise, and
+    /// after the colliders' generation or the world's count of wakes changed
+    /// (`generation`: bodies built into the world, sleeping islands woken), or on a
+    /// step whose points are nearly all cold (a scene's first step); otherwise, and
     /// where no point is cold, it costs no pass over the points.
     ///
     /// An island stands still where at none of its points do its bodies move apart or
@@ -135,7 +136,7 @@ impl ColdStart {
         &mut self,
         store: &ContactStore,
         solver: &SolverBodies,
-        (slots, threshold, generation): (usize, f32, u64),
+        (slots, threshold, generation): (usize, f32, (u64, u64)),
     ) -> bool {
         if self.generation != Some(generation) {
             (self.generation, self.armed) = (Some(generation), ARMED_STEPS);

@@ -72,6 +72,8 @@ pub(crate) struct Islands {
     pub min_sleep: Vec<f32>,
     /// Island root of each body slot (valid for dynamic bodies, this step).
     pub root: Vec<u32>,
+    /// Scratch of `World::sleep`: the sleep group of each root that falls asleep.
+    pub group: Vec<u32>,
     /// Awake islands.
     pub count: usize,
 }
