@@ -334,6 +334,9 @@ impl World {
     pub fn remove_body(&mut self, h: BodyHandle) -> Result<(), DynamicsError> {
         self.bodies.get(h)?;
         self.wake_touching(h.index());
+        // (Asleep, it touches nothing the narrowphase still lists: its sleep group
+        // wakes instead.)
+        self.wake(h.index());
         for j in self.joints.attached_to(h.index()) {
             let _ = self.remove_joint(j);
         }
@@ -536,6 +539,9 @@ impl World {
     /// Change a body's kind (a body becoming dynamic needs a positive mass from its
     /// colliders).
     pub fn set_body_kind(&mut self, h: BodyHandle, kind: BodyKind) -> Result<(), DynamicsError> {
+        self.bodies.get(h)?;
+        // (Its sleep group wakes with it: `wake_groups`.)
+        self.wake(h.index());
         let mut body = self.bodies.get(h)?.clone();
         if kind == BodyKind::Dynamic {
             body.compute_mass(body.explicit_mass)?;

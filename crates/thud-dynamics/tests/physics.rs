@@ -503,6 +503,29 @@ fn a_sleeping_pyramid_takes_a_box_dropped_on_it() {
     assert!(moved < 0.02, "a box moved {moved} m");
 }
 
+/// Boxes taken from under a sleeping pyramid wake it (its contacts with them were
+/// dropped while it slept, so only its sleep group knows it): the box they carried
+/// falls into the gap.
+#[test]
+fn boxes_removed_from_under_a_sleeping_pyramid_wake_it() {
+    let (mut w, boxes) = sleeping_pyramid();
+    // The two boxes of the second row from the top; the top box rests on both.
+    let above = boxes[209];
+    let y0 = w.body(above).unwrap().position().y;
+    w.remove_body(boxes[207]).unwrap();
+    w.remove_body(boxes[208]).unwrap();
+    w.step().unwrap();
+    assert!(
+        !w.body(above).unwrap().is_sleeping(),
+        "the pyramid slept on"
+    );
+    for _ in 0..20 {
+        w.step().unwrap();
+    }
+    let fell = y0 - w.body(above).unwrap().position().y;
+    assert!(fell > 0.1, "the box above fell {fell} m");
+}
+
 #[test]
 fn kinematic_target_is_reached_exactly() {
     let mut w = World::new(settings());
