@@ -490,9 +490,9 @@ fn a_sleeping_pyramid_woken_at_its_top_stays_as_it_was() {
 }
 
 /// Woken by a box dropped on it (the island woken where the box touches it, its
-/// contacts found again in the same step), the pyramid takes the blow as an awake one
-/// does: its boxes move 12 mm at most (7.5 mm awake; 0.29 m when it woke a layer a
-/// step).
+/// contacts found again in the same step and, but for the box's impact, started from
+/// its statics), the pyramid takes the blow as an awake one does: its boxes move
+/// 7.5 mm at most, as awake (12 mm started cold; 0.29 m when it woke a layer a step).
 #[test]
 fn a_sleeping_pyramid_takes_a_box_dropped_on_it() {
     let (mut w, boxes) = sleeping_pyramid();
@@ -500,7 +500,7 @@ fn a_sleeping_pyramid_takes_a_box_dropped_on_it() {
     w.add_body(unit_box(top + Vec3::new(0.0, 3.0, 0.0)))
         .unwrap();
     let moved = largest_move(&mut w, &boxes, 180);
-    assert!(moved < 0.02, "a box moved {moved} m");
+    assert!(moved < 0.01, "a box moved {moved} m");
 }
 
 /// Boxes taken from under a sleeping pyramid wake it (its contacts with them were
