@@ -2136,14 +2136,19 @@ impl World {
             let r = isl.root[slot as usize] as usize;
             isl.min_sleep[r] = isl.min_sleep[r].min(t);
         }
-        // Each island that falls asleep is one sleep group (`wake_groups`).
-        isl.group.clear();
-        isl.group.resize(n, u32::MAX);
+        // Each island that falls asleep is one sleep group (`wake_groups`); the map from
+        // roots to groups is made on the first body that falls asleep.
+        let mut groups_made = false;
         for i in 1..self.solver.len() {
             let slot = self.solver.body[i];
             let r = isl.root[slot as usize];
             if r == u32::MAX || isl.min_sleep[r as usize] < s.time_to_sleep {
                 continue;
+            }
+            if !groups_made {
+                isl.group.clear();
+                isl.group.resize(n, u32::MAX);
+                groups_made = true;
             }
             let group = &mut isl.group[r as usize];
             if *group == u32::MAX {
