@@ -31,8 +31,19 @@ fn assert_stands(name: &str) {
 }
 
 fn assert_metrics_stand(name: &str, m: &Metrics) {
-    assert!(m.drift < 0.002, "{name}: drift {} mm ≥ 2 mm", m.drift * 1e3);
-    assert!(m.sag < 0.01, "{name}: sag {} mm ≥ 10 mm", m.sag * 1e3);
+    assert_within(name, m, 0.002, 0.01);
+}
+
+/// Drift and sag below the given metres, no energy rise, nothing moving.
+fn assert_within(name: &str, m: &Metrics, drift: f32, sag: f32) {
+    let mm = |x: f32| x * 1e3;
+    assert!(
+        m.drift < drift,
+        "{name}: drift {} mm ≥ {} mm",
+        mm(m.drift),
+        mm(drift)
+    );
+    assert!(m.sag < sag, "{name}: sag {} mm ≥ {} mm", mm(m.sag), mm(sag));
     assert!(
         m.energy_rise <= 1e-3,
         "{name}: energy rose by {} J",
@@ -198,14 +209,7 @@ fn the_pyramids_stand_for_two_minutes() {
         let scene = thud_scene::standard(name).expect("standard scene");
         let (_, m) = run(&scene, settings, 7200);
         eprintln!("{name} after 120 s: {m:?}");
-        assert!(m.drift < drift, "{name}: drift {} mm", m.drift * 1e3);
-        assert!(m.sag < sag, "{name}: sag {} mm", m.sag * 1e3);
-        assert!(
-            m.energy_rise <= 1e-3,
-            "{name}: energy rose by {} J",
-            m.energy_rise
-        );
-        assert_eq!(m.still_moving, 0, "{name}: bodies still moving");
+        assert_within(name, &m, drift, sag);
     }
 }
 
@@ -230,25 +234,14 @@ fn pyramid_40_takes_a_push_at_its_base() {
     };
     let (_, m) = run_disturbed(&scene, Settings::without_sleeping(), 600, disturb);
     eprintln!("pyramid_40 pushed: {m:?}");
-    assert!(m.drift < 0.001, "drift {} mm", m.drift * 1e3);
-    assert!(m.sag < 0.001, "sag {} mm", m.sag * 1e3);
-    assert!(m.energy_rise <= 1e-3, "energy rose by {} J", m.energy_rise);
-    assert_eq!(m.still_moving, 0, "bodies still moving");
+    assert_within("pyramid_40 pushed", &m, 0.001, 0.001);
 }
 
 /// `pyramid_40` after 10 s with `settings`: drift and sag below the given metres, no
 /// energy rise, nothing moving.
 fn assert_pyramid_40_within(settings: Settings, drift: f32, sag: f32) {
     let m = measure_with("pyramid_40", settings);
-    assert!(
-        m.drift < drift,
-        "drift {} mm ≥ {} mm",
-        m.drift * 1e3,
-        drift * 1e3
-    );
-    assert!(m.sag < sag, "sag {} mm ≥ {} mm", m.sag * 1e3, sag * 1e3);
-    assert!(m.energy_rise <= 1e-3, "energy rose by {} J", m.energy_rise);
-    assert_eq!(m.still_moving, 0, "bodies still moving");
+    assert_within("pyramid_40", &m, drift, sag);
 }
 
 /// The state hash of `pyramid_20` after 60 steps with `settings`.
