@@ -48,9 +48,9 @@ pub(crate) const COLD_SHARE: usize = 100;
 
 /// For this many steps after colliders were added or removed, or sleeping islands
 /// woke, the islands are looked at one by one ([`ColdStart::cold_islands`]); else only
-/// a step whose points are nearly all cold is. (Counting a settling heap's warm points island by island on
-/// every step cost it 13–17 µs a step: its 4 400 points' inputs are read back from
-/// beyond the core's cache.)
+/// a step whose points are nearly all cold is. (Counting a settling heap's warm points
+/// island by island on every step cost it 13–17 µs a step: its 4 400 points' inputs
+/// are read back from beyond the core's cache.)
 const ARMED_STEPS: u32 = 2;
 
 /// At most this many passes over a body's supports.
@@ -128,12 +128,13 @@ impl ColdStart {
     ///
     /// An island stands still where at none of its points do its bodies move faster
     /// than `threshold` (`|g|·dt`, what gravity gives over a step) against each other
-    /// at the step's start velocities, impacts aside: a manifold where a body meets the
-    /// island faster than that keeps its cold start (`supports`), and the rest may
-    /// stand (a box dropped on a sleeping pyramid wakes it, and the pyramid is guessed). A structure built resting does; boxes tumbling into
-    /// fresh contacts in a settling heap do not, and their statics would be a poor guess
-    /// (guessed, `pile_1000` ended its 10 s with 5 bodies moving and regained 0.37 J
-    /// instead of 0.03; its pinned hash holds it).
+    /// at the step's start velocities. A structure built resting does; boxes tumbling
+    /// into fresh contacts in a settling heap do not, and their statics would be a poor
+    /// guess (guessed, `pile_1000` ended its 10 s with 5 bodies moving and regained
+    /// 0.37 J instead of 0.03; its pinned hash holds it). Impacts aside: a manifold
+    /// where a body meets the island faster than that keeps its cold start
+    /// (`supports`), and the rest may stand (a box dropped on a sleeping pyramid wakes
+    /// it, and the pyramid is guessed).
     pub(crate) fn cold_islands(
         &mut self,
         store: &ContactStore,

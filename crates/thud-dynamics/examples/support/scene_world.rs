@@ -207,6 +207,7 @@ pub struct Kick {
 /// (`scene_metrics`: `THUD_KICK`, `THUD_ROCK`, `THUD_TRACE`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Disturb {
+    /// A push to one body before one step.
     pub kick: Option<Kick>,
     /// Before the first step every body moves as one rigid body turning at this rate
     /// (rad/s) about the x axis through `(0, 0, 0.5)`: a wall one unit box deep in the
