@@ -17,6 +17,30 @@
 //!
 //! **Damping** `v ← v / (1 + dt·c)`: unconditionally stable, exact to first order.
 //! **Velocity limits** clamp |v| and |ω| after the solve (tunnelling and overflow guard).
+//!
+//! **The position pass's lift is paid from the body's motion.** The split-impulse pass
+//! moves a body out of penetration with a pseudo-velocity `p` that moves its pose for one
+//! step and is then forgotten: it never enters the velocity, so it gives no bounce. But
+//! a body it lifts gains potential energy, `W = m·s_g·(−g)·p·dt` (`s_g` its gravity
+//! scale), that nothing takes back. Where the sweeps leave a contact sinking under a
+//! load that moves — the landing edge of a wall set rocking, the base of a tall pyramid
+//! that has begun to move — the pass lifts it back out step after step, and the
+//! structure gains that energy. So a body that the pass lifts pays for the lift from
+//! its kinetic energy `K = ½·m·|v|² + ½·ω·Iω` ([`pay_for_lift`]):
+//!
+//! ```text
+//!   if W > 0 and K > 0:   v ← f·v,   ω ← f·ω,   f = √(max(0, 1 − W/K))
+//! ```
+//!
+//! which takes `(1 − f²)·K = min(W, K)`: the pass never adds energy to a body that has
+//! motion to pay with. It is the loss of the contact that sank: the sweeps left its
+//! approach unstopped, and an inelastic contact's approach is energy lost. A body at
+//! rest (`K = 0`) pays nothing and is still lifted out, so nothing is held in
+//! penetration; a body the pass lowers (`W ≤ 0`) keeps its motion. Each body pays for
+//! itself, so the bits are the same on any pool (`docs/dynamics.md`, *The position
+//! pass's lift*).
+
+use std::cmp::Ordering;
 
 use glam::{Mat3, Quat, Vec3};
 
@@ -165,6 +189,35 @@ pub(crate) fn clamp_velocity(u: Velocity, max_lin: f32, max_ang: f32) -> Velocit
     }
 }
 
+/// A body's velocity `u` after the position pass did `work` lifting it (`W`, in J; see
+/// the module doc): scaled by `√(max(0, 1 − W/K))` where `W > 0` and its kinetic energy
+/// `K` (mass `mass`, inertia `inertia_local` in its frame turned by `rotation`) is not
+/// zero, else as it is.
+#[must_use]
+#[inline]
+pub(crate) fn pay_for_lift(
+    u: Velocity,
+    work: f32,
+    mass: f32,
+    rotation: Quat,
+    inertia_local: Mat3,
+) -> Velocity {
+    let r = Mat3::from_quat(rotation);
+    let iw = to_world(r, inertia_local) * u.ang;
+    let k = 0.5 * (mass * u.lin.length_squared() + u.ang.dot(iw));
+    // (Where either is zero or not a number, nothing to pay or nothing to pay with.)
+    if work.partial_cmp(&0.0) != Some(Ordering::Greater)
+        || k.partial_cmp(&0.0) != Some(Ordering::Greater)
+    {
+        return u;
+    }
+    let f = (1.0 - work / k).max(0.0).sqrt();
+    Velocity {
+        lin: f * u.lin,
+        ang: f * u.ang,
+    }
+}
+
 /// How far from 1 a quaternion's squared length may be for [`renormalize`] to take one
 /// Newton step instead of a square root and a division.
 const NEWTON_RENORM: f32 = 1e-4;
@@ -207,6 +260,42 @@ pub(crate) fn renormalize(q: Quat) -> Quat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The position pass's lift is paid from the body's kinetic energy: `W` of it where
+    /// there is that much, all of it where there is less, none where the pass lowered
+    /// the body or the body stands.
+    #[test]
+    fn a_lift_is_paid_from_the_bodys_motion() {
+        let (m, q) = (2.0, Quat::from_rotation_z(0.7) * Quat::from_rotation_x(0.3));
+        let inertia = Mat3::from_diagonal(Vec3::new(0.4, 0.9, 1.3));
+        let u = Velocity {
+            lin: Vec3::new(1.0, -0.5, 0.25),
+            ang: Vec3::new(0.3, -1.2, 0.8),
+        };
+        let k = |u: Velocity| {
+            let r = Mat3::from_quat(q);
+            0.5 * (m * u.lin.length_squared() + u.ang.dot(r * inertia * r.transpose() * u.ang))
+        };
+        let k0 = k(u);
+        let paid = pay_for_lift(u, 0.25 * k0, m, q, inertia);
+        assert!(
+            (k(paid) - 0.75 * k0).abs() < 1e-5 * k0,
+            "{} {}",
+            k(paid),
+            k0
+        );
+        // The same direction of motion, only slower.
+        assert!(paid.lin.normalize().abs_diff_eq(u.lin.normalize(), 1e-6));
+        assert!(paid.ang.normalize().abs_diff_eq(u.ang.normalize(), 1e-6));
+        let all = pay_for_lift(u, 2.0 * k0, m, q, inertia);
+        assert_eq!((all.lin, all.ang), (Vec3::ZERO, Vec3::ZERO));
+        for work in [0.0, -1.0, f32::NAN] {
+            let kept = pay_for_lift(u, work, m, q, inertia);
+            assert_eq!((kept.lin, kept.ang), (u.lin, u.ang));
+        }
+        let lifted = pay_for_lift(Velocity::ZERO, 1.0, m, q, inertia);
+        assert_eq!((lifted.lin, lifted.ang), (Vec3::ZERO, Vec3::ZERO));
+    }
 
     /// Under gravity and a force alone, the short path gives the general one's bits.
     #[test]

@@ -32,7 +32,7 @@ use crate::contact::{BuildContext, ContactPointView, ContactStore, ContactView};
 use crate::error::{DynamicsError, finite3};
 use crate::integrate::{
     ForceInput, clamp_velocity, diagonal_of, gravity_only, implicit_gyroscopic_diagonal,
-    integrate_pose, velocity_without_contact,
+    integrate_pose, pay_for_lift, velocity_without_contact,
 };
 use crate::island::Islands;
 use crate::jacobian::{BuildParams, tangents};
@@ -136,6 +136,8 @@ pub struct World {
     /// rows, built over the whole step and swept with their contacts in the last solve
     /// substep; `joint_rows` then holds the others'.
     whole_joints: JointRows,
+    /// Scratch of `integrate`: the solver bodies that joint rows hold.
+    jointed: Vec<bool>,
     /// `whole_joints` holds rows this step.
     joints_apart: bool,
     stats: StepStats,
@@ -239,6 +241,7 @@ impl World {
             joints: JointSet::default(),
             joint_rows: JointRows::default(),
             whole_joints: JointRows::default(),
+            jointed: Vec::new(),
             joints_apart: false,
             stats: StepStats::default(),
             dirty: Vec::new(),
@@ -2062,6 +2065,12 @@ impl World {
             self.settings.max_angular_velocity,
         );
         let whole_body = &self.whole_body[..];
+        // Bodies that joints hold do not pay for their position pass's lift (see
+        // `integrate.rs`): their joints' rows, which share the pass, give back the
+        // height that a turn about the joint lost.
+        let mut flags = std::mem::take(&mut self.jointed);
+        let rows = [&self.joint_rows, &self.whole_joints];
+        let jointed = mark_jointed(&mut flags, rows, self.solver.len());
         // One run of solver bodies with the slots they own.
         let run = |(mut e, bodies, base): (Entries<'_>, &mut [Body], u32)| {
             e.each(|i, slot, e, r| {
@@ -2072,7 +2081,8 @@ impl World {
                 }
                 let h = if whole { whole_h } else { h };
                 let b = &mut bodies[(slot - base) as usize];
-                integrate_body(b, e, r, (s, h, last), limits);
+                let pays = jointed.is_none_or(|j| !j[i]);
+                integrate_body(b, e, r, (s, h, last), limits, pays);
             });
         };
         // On a step with a crew, two threads take half the bodies each where the bodies
@@ -2092,6 +2102,7 @@ impl World {
                 run((all, self.bodies.slots_mut(), 0));
             }
         }
+        self.jointed = flags;
         if last && self.contacts.has_rows() && !self.apart {
             self.contacts.write_back(self.narrow.manifolds_mut());
         } else if last {
@@ -2368,6 +2379,24 @@ fn mark_still(sb: &mut SolverBodies, h: f32, distance: f32, margin: f32) -> bool
     moving
 }
 
+/// The solver bodies that joint rows hold, marked in `flags` (`None` without joint rows).
+fn mark_jointed<'a>(
+    flags: &'a mut Vec<bool>,
+    rows: [&JointRows; 2],
+    bodies: usize,
+) -> Option<&'a [bool]> {
+    if rows.iter().all(|r| r.rows.is_empty()) {
+        return None;
+    }
+    flags.clear();
+    flags.resize(bodies, false);
+    for j in rows.iter().flat_map(|r| &r.rows) {
+        flags[j.a as usize] = true;
+        flags[j.b as usize] = true;
+    }
+    Some(flags)
+}
+
 /// Solver body `e` (`b`, its slot's body) moved by `h` with its velocity and
 /// pseudo-velocity (`Vnc + dV`, clamped, and the split pass's): its pose and velocity
 /// written to the body; before the step's `last` solve substep its state for the next
@@ -2380,6 +2409,7 @@ fn integrate_body(
     r: &Read<'_>,
     (s, h, last): (&Settings, f32, bool),
     (max_lin, max_ang): (f32, f32),
+    pays: bool,
 ) {
     let (vnc, dv) = (r.vnc(e.k), *e.dv);
     // (A kinematic body moves with its velocity of this step: `vnc_now`, which a step
@@ -2399,6 +2429,13 @@ fn integrate_body(
         *e.vnc_now
     };
     let p = *e.pseudo;
+    // (A body the contacts' position pass lifts pays for the lift from its motion.)
+    let u = if p.lin == Vec3::ZERO || b.kind != BodyKind::Dynamic || !pays {
+        u
+    } else {
+        let work = b.mass * b.gravity_scale * (-s.gravity).dot(p.lin) * h;
+        pay_for_lift(u, work, b.mass, b.pose.rotation, b.inertia_local)
+    };
     let move_u = Velocity {
         lin: u.lin + p.lin,
         ang: u.ang + r.out_of_frame(e.k, p.ang),
