@@ -217,8 +217,8 @@ fn the_pyramids_stand_for_two_minutes() {
 /// the row before its tenth step. The pyramid takes it and comes to rest again with
 /// no energy beyond what it started with: measured after 10 s drift 0.38 mm (the pushed
 /// box), sag 0.45 mm, none moving. (In the colour order it drifts 87 mm; with two solve
-/// substeps 1.8 mm. `pyramid_100`, pushed so, sinks and falls at the defaults and stands
-/// from 25 sweeps a substep: `docs/performance.md`, *Tall stacks*.)
+/// substeps 1.8 mm. `pyramid_100`, pushed so, sinks by up to 37 mm and stands:
+/// `docs/performance.md`, *The position pass's lift paid from the body's motion*.)
 #[test]
 fn pyramid_40_takes_a_push_at_its_base() {
     let scene = thud_scene::standard("pyramid_40").expect("standard scene");

@@ -115,8 +115,9 @@ pub(crate) const SLICE_PARTS: [u32; 4] = [0, 1, 0, 1];
 /// price is that a correction crosses the seam once a solve instead of once a sweep.
 /// Measured (`docs/performance.md`, *The block order for the largest sweeps*): for
 /// `pyramid_40` (2 380 manifolds), whose drift after 10 s went from 6.3 to 31.8 mm in
-/// the block order, the price is too high; `pyramid_100` (14 950) falls either way, and
-/// its two-thread step is 5–6 % shorter.
+/// the block order, the price is too high; `pyramid_100` (14 950) fell either way when
+/// this was chosen (it stands since its position pass's lift is paid from the motion),
+/// and its two-thread step is 5–6 % shorter.
 pub(crate) const BLOCK_MIN: usize = 8192;
 
 /// The slices of a cut sweep in the block order (its units in the order region 0,

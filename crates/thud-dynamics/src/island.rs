@@ -18,8 +18,10 @@
 //! that touches an awake one (or a moving kinematic body) is woken by the union. User
 //! changes (velocity, force, pose, kind) wake the body directly; removing a body wakes
 //! every body it touched. Pairs between two sleeping bodies are not reported by the
-//! broadphase, so a woken body wakes its sleeping neighbours one contact layer per step;
-//! until then it rests on them as on static ground.
+//! broadphase, so a body woken alone would wake its sleeping neighbours one contact layer
+//! per step, resting on them as on static ground until then; instead an island falls
+//! asleep as one sleep group and wakes whole (`World::wake_groups`, `docs/dynamics.md`,
+//! *Sleeping islands wake whole*).
 
 /// Union-find over body slots.
 #[derive(Debug, Clone, Default)]

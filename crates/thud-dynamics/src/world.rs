@@ -2401,7 +2401,8 @@ fn mark_jointed<'a>(
 /// pseudo-velocity (`Vnc + dV`, clamped, and the split pass's): its pose and velocity
 /// written to the body; before the step's `last` solve substep its state for the next
 /// one ([`next_substep_body`]); in the last, a kinematic body lands on its target and
-/// the forces are cleared.
+/// the forces are cleared. Where it `pays`, a dynamic body that the pseudo-velocity
+/// lifts pays for the lift from its motion first ([`pay_for_lift`]).
 #[inline(always)]
 fn integrate_body(
     b: &mut Body,
