@@ -202,13 +202,19 @@ pub(crate) fn pay_for_lift(
     rotation: Quat,
     inertia_local: Mat3,
 ) -> Velocity {
-    let r = Mat3::from_quat(rotation);
-    let iw = to_world(r, inertia_local) * u.ang;
-    let k = 0.5 * (mass * u.lin.length_squared() + u.ang.dot(iw));
     // (Where either is zero or not a number, nothing to pay or nothing to pay with.)
-    if work.partial_cmp(&0.0) != Some(Ordering::Greater)
-        || k.partial_cmp(&0.0) != Some(Ordering::Greater)
-    {
+    let positive = |x: f32| x.partial_cmp(&0.0) == Some(Ordering::Greater);
+    if !positive(work) {
+        return u;
+    }
+    // (`I·ω` of an isotropic body without the rotation, to the same bits.)
+    let iw = if is_isotropic(&inertia_local) {
+        inertia_local * u.ang
+    } else {
+        to_world(Mat3::from_quat(rotation), inertia_local) * u.ang
+    };
+    let k = 0.5 * (mass * u.lin.length_squared() + u.ang.dot(iw));
+    if !positive(k) {
         return u;
     }
     let f = (1.0 - work / k).max(0.0).sqrt();
