@@ -105,9 +105,10 @@ pub struct Settings {
     pub omega: f32,
     /// Scale of last step's impulses used as the warm start (0 = cold, 1 = full).
     pub warm_start: f32,
-    /// In an island whose contact points are nearly all cold and whose bodies stand
-    /// still (a scene built resting, its first step; a stack built at rest into a
-    /// running world), guess the resting contacts' normal impulses from the statics of
+    /// In an island of which at least a tenth of the supports are new and whose bodies
+    /// stand still (a scene built resting, its first step; a stack built at rest into a
+    /// running world, or onto a structure standing there), guess the resting contacts'
+    /// normal impulses from the statics of
     /// the structure, top down, and warm-start from them: a stack built at rest then
     /// starts carrying its weight instead of sinking for its first steps and being
     /// lifted back (on by default; not with `reuse_rows_within` 0; `docs/dynamics.md`,

@@ -1210,7 +1210,7 @@ impl World {
         let guess = s.statics_warm_start && s.warm_start > 0.0 && s.reuse_rows_within > 0.0;
         let look = (
             self.bodies.capacity(),
-            s.gravity.length() * step_h,
+            (s.gravity, step_h),
             (self.colliders.generation(), self.wakes),
         );
         let cold = guess

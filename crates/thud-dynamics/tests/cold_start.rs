@@ -184,3 +184,36 @@ fn a_pyramid_built_into_a_running_world_carries_its_weight_from_its_first_step()
         (share, sunk)
     });
 }
+
+#[test]
+fn a_pyramid_finished_on_a_standing_base_carries_its_weight_from_its_first_step() {
+    // The five bottom rows of a 30-row pyramid stand for a second, so that their
+    // contacts are warm; then its 25 upper rows are built on them. The island is one,
+    // a third of its points warm: it starts from its statics, the base's warm
+    // impulses taking the new weight, as the whole pyramid built at once would.
+    assert_carried_from_the_start(|statics| {
+        let mut w = World::new(Settings {
+            statics_warm_start: statics,
+            ..Settings::without_sleeping()
+        });
+        let g = ground(&mut w);
+        let rows = 30;
+        let mut cubes = Vec::new();
+        let mut add_rows = |w: &mut World, from: usize, to: usize| {
+            for r in from..to {
+                for c in 0..rows - r {
+                    let cx = c as f32 - (rows - r - 1) as f32 / 2.0;
+                    cubes.push(cube(w, Vec3::new(cx, 0.5 + r as f32, 0.0)));
+                }
+            }
+        };
+        add_rows(&mut w, 0, 5);
+        for _ in 0..60 {
+            w.step().unwrap();
+        }
+        add_rows(&mut w, 5, rows);
+        let (share, sunk) = first_second(&mut w, g, &cubes);
+        eprintln!("statics {statics}: the ground carried {share} of it, its top sank {sunk} m");
+        (share, sunk)
+    });
+}
