@@ -221,7 +221,6 @@ fn the_pyramids_stand_for_two_minutes() {
 /// `docs/performance.md`, *The position pass's lift paid from the body's motion*.)
 #[test]
 fn pyramid_40_takes_a_push_at_its_base() {
-    let scene = thud_scene::standard("pyramid_40").expect("standard scene");
     let kick = Kick {
         step: 10,
         body: 20,
@@ -232,9 +231,16 @@ fn pyramid_40_takes_a_push_at_its_base() {
         kick: Some(kick),
         ..Disturb::default()
     };
-    let (_, m) = run_disturbed(&scene, Settings::without_sleeping(), 600, disturb);
-    eprintln!("pyramid_40 pushed: {m:?}");
-    assert_within("pyramid_40 pushed", &m, 0.001, 0.001);
+    assert_disturbed_within("pyramid_40", 600, disturb, (0.001, 0.001));
+}
+
+/// Standard scene `name` run `steps` steps at the defaults under `disturb`: drift and
+/// sag below the given metres, no energy rise, nothing moving.
+fn assert_disturbed_within(name: &str, steps: usize, disturb: Disturb, (drift, sag): (f32, f32)) {
+    let scene = thud_scene::standard(name).expect("standard scene");
+    let (_, m) = run_disturbed(&scene, Settings::without_sleeping(), steps, disturb);
+    eprintln!("{name} disturbed: {m:?}");
+    assert_within(&format!("{name} disturbed"), &m, drift, sag);
 }
 
 /// A wall set rocking: all of `pyramid_20` turning out of its plane at 0.02 rad/s about
@@ -246,14 +252,11 @@ fn pyramid_40_takes_a_push_at_its_base() {
 /// 2.9 J above its start, 127 boxes moving.
 #[test]
 fn a_wall_set_rocking_comes_to_rest_without_gaining_energy() {
-    let scene = thud_scene::standard("pyramid_20").expect("standard scene");
     let disturb = Disturb {
         rock: Some(0.02),
         ..Disturb::default()
     };
-    let (_, m) = run_disturbed(&scene, Settings::without_sleeping(), 1800, disturb);
-    eprintln!("pyramid_20 rocked: {m:?}");
-    assert_within("pyramid_20 rocked", &m, 0.05, 0.01);
+    assert_disturbed_within("pyramid_20", 1800, disturb, (0.05, 0.01));
 }
 
 /// `pyramid_100` (5 050 boxes) stands for 20 s at the defaults: measured drift 52 mm,
