@@ -108,10 +108,10 @@ pub struct Settings {
     /// In an island of which at least a tenth of the supports are new and whose bodies
     /// stand still (a scene built resting, its first step; a stack built at rest into a
     /// running world, or onto a structure standing there), guess the resting contacts'
-    /// normal impulses from the statics of
-    /// the structure, top down, and warm-start from them: a stack built at rest then
-    /// starts carrying its weight instead of sinking for its first steps and being
-    /// lifted back (on by default; not with `reuse_rows_within` 0; `docs/dynamics.md`,
+    /// normal impulses from the statics of the structure, top down, and warm-start
+    /// from them: a stack built at rest then starts carrying its weight instead of
+    /// sinking for its first steps and being lifted back (on by default; not with
+    /// `reuse_rows_within` 0; `docs/dynamics.md`,
     /// *A cold step's warm start*).
     pub statics_warm_start: bool,
     /// Whether islands at rest fall asleep.
