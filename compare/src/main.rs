@@ -13,6 +13,7 @@
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_40 --repeat 5
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pile_1000 --per-second
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_100,pile_1000 --scaling 2
+//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_20 --rock 0.02 --seconds 30
 //! ```
 //!
 //! Within a run the two engines take turns every 20 steps (`--block`): the project's
@@ -96,6 +97,25 @@ struct Args {
     /// world's median), with the speed-up and whether both end in the same state.
     #[arg(long, value_name = "THREADS")]
     scaling: Option<usize>,
+    /// Start every dynamic body turning as one rigid body at this rate (rad/s) about the
+    /// x axis through (0, 0, 0.5): a one-box-deep wall in the x-y plane (`pyramid_20`,
+    /// `pyramid_40`, `pyramid_100`) rocking out of its plane on its base's far edge, as
+    /// `scene_metrics`' `THUD_ROCK` does. The figures then measure how each engine
+    /// takes the rocking (energy rise, bodies still moving, drift of the top).
+    #[arg(long, value_name = "RAD_PER_S")]
+    rock: Option<f32>,
+}
+
+/// Every dynamic body of `scene` turning with the whole at `rate` rad/s about the x axis
+/// through (0, 0, 0.5) (`--rock`).
+fn set_rocking(scene: &mut Scene, rate: f32) {
+    let w = glam::Vec3::new(rate, 0.0, 0.0);
+    for b in &mut scene.bodies {
+        if b.kind == BodyKindDef::Dynamic {
+            b.velocity = w.cross(b.position - glam::Vec3::new(0.0, 0.0, 0.5));
+            b.angular_velocity = w;
+        }
+    }
 }
 
 /// `first`'s figures with the step times of the fastest of `runs` (lowest median).
@@ -257,7 +277,17 @@ fn run(args: &Args) -> Result<(), CompareError> {
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build_global();
-    let chosen = scenes(&args.scenes)?;
+    let mut chosen = scenes(&args.scenes)?;
+    if let Some(rate) = args.rock {
+        if !rate.is_finite() {
+            return Err(CompareError::Usage(format!(
+                "--rock must be a finite rate, not {rate}"
+            )));
+        }
+        for scene in &mut chosen {
+            set_rocking(scene, rate);
+        }
+    }
     if let Some(threads) = args.scaling {
         if args.matched || args.json.is_some() || args.per_second {
             return Err(CompareError::Usage(
