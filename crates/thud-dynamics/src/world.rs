@@ -1219,9 +1219,9 @@ impl World {
                 .cold_islands(&self.contacts, &self.solver, look);
         if cold {
             // The resting contacts of the islands that start cold (a scene's first step,
-            // a stack built into a running world) start from the statics of their
-            // structure (`cold_start.rs`; the exact mode's islands are solved exactly
-            // anyway).
+            // a stack built into a running world or onto a structure standing there)
+            // start from the statics of their structure (`cold_start.rs`; the exact
+            // mode's islands are solved exactly anyway).
             let inputs = (s.gravity, h, step_h);
             let (c, sb, b) = (&mut self.contacts, &self.solver, &self.bodies);
             self.cold_start.guess(c, sb, b, inputs);
