@@ -189,7 +189,7 @@ fn pyramid_40_stands() {
 /// The pyramids over two minutes: a change that held them for 10 s can still let them
 /// lean over later. (One did: the open lanes of still units made again, or closed,
 /// between solve substeps held `pyramid_100` for 20 s, but `pyramid_40` lay down
-/// between 60 and 120 s and `pyramid_20` gained 6.8 J; `docs/performance.md`.)
+/// between 60 and 120 s and `pyramid_20` gained 6.8 J; `docs/performance-log.md`.)
 /// Measured at 120 s: `pyramid_40` drift 0.08 mm, sag 0.48 mm; `pyramid_20` 0.43 and
 /// 0.95 mm; no energy rise.
 #[test]
@@ -218,7 +218,7 @@ fn the_pyramids_stand_for_two_minutes() {
 /// no energy beyond what it started with: measured after 10 s drift 0.38 mm (the pushed
 /// box), sag 0.45 mm, none moving. (In the colour order it drifts 87 mm; with two solve
 /// substeps 1.8 mm. `pyramid_100`, pushed so, sinks by up to 37 mm and stands:
-/// `docs/performance.md`, *The position pass's lift paid from the body's motion*.)
+/// `docs/performance-log.md`, *The position pass's lift paid from the body's motion*.)
 #[test]
 fn pyramid_40_takes_a_push_at_its_base() {
     let kick = Kick {

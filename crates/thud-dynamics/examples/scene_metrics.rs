@@ -7,7 +7,7 @@
 //! (`Settings::parallel_min_pairs`), `THUD_REUSE` (`Settings::reuse_rows_within`), `THUD_STATICS`
 //! (0/1: `Settings::statics_warm_start`), `THUD_STEPS`.
 //!
-//! To see how a scene answers a push (`docs/performance.md`, *Tall stacks*):
+//! To see how a scene answers a push (`docs/performance-log.md`, *Tall stacks*):
 //! `THUD_KICK=step,body,vx,vy,vz,wx,wy,wz` adds that velocity to one body (by its index
 //! in the scene) before that step (1-based); `THUD_ROCK=ω` sets a one-box-deep wall
 //! rocking out of its plane at `ω` rad/s about its base's far edge before the first

@@ -90,8 +90,8 @@ const LIST_AFTER: u32 = 8;
 /// on the ground, which rarely move) fill units of their own, whose rows a step keeps
 /// (`reuse.rs`). With the window on every sweep `pile_1000` kept its rows on 55 steps
 /// of 600 instead of 65 and its resting steps took 1–3 % longer, `pyramid_40` kept them
-/// on 550 instead of 568 (`docs/performance.md`, *Fills kept near their bodies, and
-/// the seam beside region 1*).
+/// on 550 instead of 568 (`docs/performance-log.md`, *Fills kept near their bodies,
+/// and the seam beside region 1*).
 const FILL_AHEAD: usize = 16;
 
 /// From this many manifolds in the sequential order, the sweep runs in two regions
@@ -113,7 +113,7 @@ pub(crate) const SLICE_PARTS: [u32; 4] = [0, 1, 0, 1];
 /// and the seam's sweeps come after them. The regions share no body, so each region's
 /// sweeps run as the one-thread wavefront does, with no wait on the other thread; the
 /// price is that a correction crosses the seam once a solve instead of once a sweep.
-/// Measured (`docs/performance.md`, *The block order for the largest sweeps*): for
+/// Measured (`docs/performance-log.md`, *The block order for the largest sweeps*): for
 /// `pyramid_40` (2 380 manifolds), whose drift after 10 s went from 6.3 to 31.8 mm in
 /// the block order, the price is too high; `pyramid_100` (14 950) fell either way when
 /// this was chosen (it stands since its position pass's lift is paid from the motion),
@@ -221,7 +221,7 @@ impl Coloring {
     /// [`build`](Self::build), told the contact store's `keys_at` (`ContactStore`): the
     /// same non-zero number as at the last build means the same `pairs`, which are then
     /// not compared. On `pyramid_100` the comparison read 15 000 manifolds' bodies, some
-    /// 30 µs of each two-thread build on one thread (`docs/performance.md`).
+    /// 30 µs of each two-thread build on one thread (`docs/performance-log.md`).
     pub fn build_keyed(
         &mut self,
         pairs: impl ExactSizeIterator<Item = (u32, u32, bool, u32)> + Clone,

@@ -21,7 +21,7 @@ use crate::solver_body::Velocity;
 /// twice — for `J·dV`, then for the impulse `T·δ` — and load them from the row both
 /// times: kept in registers from the first load, the blocks would not fit beside the
 /// bodies' twelve velocity registers and go to the stack (a store more per field;
-/// `docs/performance.md`, *Blocks read twice, rows stored as made*). The loads after
+/// `docs/performance-log.md`, *Blocks read twice, rows stored as made*). The loads after
 /// `fresh` cannot be merged with the ones before it. Values and bits are unchanged.
 #[inline(always)]
 pub(crate) fn fresh<T>(r: &T) -> &T {
@@ -213,7 +213,7 @@ pub(crate) fn transpose(r: [Vec4; 4]) -> [Vec4; 4] {
 /// compiler, some of these writes became two 4-byte stores for `ang.y`, `ang.z`, and the
 /// next group's 8-byte load of that body could not be forwarded from them: it waited
 /// for both stores to reach the cache, at the head of that group's chain of updates
-/// (`docs/performance.md`, *Velocities stored as they are loaded*). Moves values, so the
+/// (`docs/performance-log.md`, *Velocities stored as they are loaded*). Moves values, so the
 /// bits stay.
 #[inline(always)]
 #[allow(unsafe_code)]

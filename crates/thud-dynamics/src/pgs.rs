@@ -228,7 +228,7 @@ pub(crate) fn warm_start(points: &[ContactRows], dv: &mut [Velocity]) {
 ///
 /// That takes the impulses' `T·δ` and a dot product off the packed sweep's chain from
 /// one point to the next, and with `c̃` the add and the multiply by `1/Dₙ` after the
-/// couplings' term as well (measured in `docs/performance.md`).
+/// couplings' term as well (measured in `docs/performance-log.md`).
 ///
 /// In exact arithmetic this is the row update of each row with both bodies' full `dV`;
 /// in `f32` it rounds differently (the basis is orthonormal to rounding). The packed

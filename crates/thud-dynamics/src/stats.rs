@@ -119,8 +119,8 @@ pub struct StepStats {
     /// `docs/performance.md`, *Threads*).
     pub regions: bool,
     /// The regions took the block order: all of a solve's sweeps, then the seam's (cut
-    /// sweeps of at least 8 192 manifolds; `docs/performance.md`, *The block order for
-    /// the largest sweeps*).
+    /// sweeps of at least 8 192 manifolds; `docs/performance-log.md`, *The block order
+    /// for the largest sweeps*).
     pub blocks: bool,
     /// Solves whose velocity sweeps ran on the pool's threads.
     pub threaded_solves: u32,

@@ -79,8 +79,8 @@
 //! are swept (`parallel.rs`, *Blocks*), so the two threads keep the one-thread
 //! wavefront's use of the cache. A correction
 //! crosses the seam once a solve instead of once a sweep; that costs stiffness, which is
-//! why only the largest sweeps take this order (`docs/performance.md`, *The block
-//! order for the largest sweeps*).
+//! why only the largest sweeps take this order (`docs/performance-log.md`, *The
+//! block order for the largest sweeps*).
 
 use std::time::{Duration, Instant};
 

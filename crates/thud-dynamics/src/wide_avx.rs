@@ -51,7 +51,7 @@
 //! ([`PairKernel::solve_couple`]): two chains to overlap, each unit's operations its
 //! own kernel's, so the same bits (`tests::units_side_by_side_give_the_single_units_bits`
 //! in `wide.rs`). In a sweep with friction rows two units side by side were slower (their
-//! state does not fit the registers; `docs/performance.md`).
+//! state does not fit the registers; `docs/performance-log.md`).
 //!
 //! [`PairKernel::run`] compiles other passes (the serial sweep around the pairs, the
 //! builds and refreshes of the other groups) for the same instruction set: the same
