@@ -5,7 +5,12 @@
 //! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_SPLIT_EVERY` (0/1), `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
 //! `THUD_LATER_ITER` (`substep_iterations`), `THUD_FRICTION_STRIDE`, `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_ORDER` (`colored`: `SweepOrder::Colored`), `THUD_EXACT_TOL`, `THUD_MIN_PAIRS`
 //! (`Settings::parallel_min_pairs`), `THUD_REUSE` (`Settings::reuse_rows_within`), `THUD_STATICS`
-//! (0/1: `Settings::statics_warm_start`), `THUD_STEPS`.
+//! (0/1: `Settings::statics_warm_start`), `THUD_SYM` (0/1: `Settings::symmetric_sweeps`),
+//! `THUD_STEPS`.
+//!
+//! The scenes step on the global rayon pool (one thread per core), or on a pool of
+//! `THUD_THREADS` threads; each line ends with the pool's size, whose step times it
+//! measured (`step_quantiles` steps on one thread by default).
 //!
 //! To see how a scene answers a push (`docs/performance-log.md`, *Tall stacks*):
 //! `THUD_KICK=step,body,vx,vy,vz,wx,wy,wz` adds that velocity to one body (by its index
@@ -117,33 +122,49 @@ fn main() {
         trace: env::<u32>("THUD_TRACE").is_some_and(|v| v != 0),
     };
     let names: Vec<String> = std::env::args().skip(1).collect();
-    for name in &names {
-        let mut scene = thud_scene::standard(name).expect("standard scene name");
-        if let Some(mu) = env::<f32>("THUD_FRICTION") {
-            for b in &mut scene.bodies {
-                (b.friction, b.material) = (mu, None);
-            }
+    let run = || {
+        for name in &names {
+            report(name, &s, steps, disturb);
         }
-        let (world, m) = run_disturbed(&scene, s.clone(), steps, disturb);
-        let st = world.stats();
-        println!(
-            "{name:12} drift {:7.3} mm  sag {:7.3} mm  rise {:9.5} J  rebound {:8.4} J  moving {:4}  step mean {:7.3} ms max {:7.3} ms  rows {} contacts {} manifolds {} levels {}",
-            m.drift * 1e3,
-            m.sag * 1e3,
-            m.energy_rise,
-            m.energy_rebound,
-            m.still_moving,
-            m.mean_step * 1e3,
-            m.max_step * 1e3,
-            st.rows,
-            st.contacts,
-            st.manifolds,
-            st.colors
-        );
-        let stages: Vec<String> = Stage::ALL
-            .iter()
-            .map(|&g| format!("{} {:.3}", g, st.stage(g).as_secs_f64() * 1e3))
-            .collect();
-        println!("             last step: {}", stages.join(", "));
+    };
+    match env::<usize>("THUD_THREADS") {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .expect("THUD_THREADS: a rayon pool")
+            .install(run),
+        None => run(),
     }
+}
+
+/// One scene's run and its lines.
+fn report(name: &str, s: &Settings, steps: usize, disturb: Disturb) {
+    let mut scene = thud_scene::standard(name).expect("standard scene name");
+    if let Some(mu) = env::<f32>("THUD_FRICTION") {
+        for b in &mut scene.bodies {
+            (b.friction, b.material) = (mu, None);
+        }
+    }
+    let (world, m) = run_disturbed(&scene, s.clone(), steps, disturb);
+    let st = world.stats();
+    println!(
+        "{name:12} drift {:7.3} mm  sag {:7.3} mm  rise {:9.5} J  rebound {:8.4} J  moving {:4}  step mean {:7.3} ms max {:7.3} ms  rows {} contacts {} manifolds {} levels {}  threads {}",
+        m.drift * 1e3,
+        m.sag * 1e3,
+        m.energy_rise,
+        m.energy_rebound,
+        m.still_moving,
+        m.mean_step * 1e3,
+        m.max_step * 1e3,
+        st.rows,
+        st.contacts,
+        st.manifolds,
+        st.colors,
+        rayon::current_num_threads()
+    );
+    let stages: Vec<String> = Stage::ALL
+        .iter()
+        .map(|&g| format!("{} {:.3}", g, st.stage(g).as_secs_f64() * 1e3))
+        .collect();
+    println!("             last step: {}", stages.join(", "));
 }
