@@ -20,7 +20,8 @@
 //! moved. Globally (else the step builds every row): the same settings, `h` and thread
 //! count; the same awake and kinematic bodies in the same order with the same inverse
 //! masses and inertias; the same manifolds (narrowphase index, bodies, friction,
-//! restitution) with as many points each; no point bouncing, and no overflow set
+//! restitution), each with as many points as at the build or with a count that still
+//! fits its group's wide points (below); no point bouncing, and no overflow set
 //! or exact island but the exact mode's islands of the build in the sequential order
 //! (what reads the store's scalar rows or sets velocities; those islands' scalar rows
 //! are built anew every step, their bodies starting `dV` at zero with their velocity
@@ -29,15 +30,21 @@
 //! every row was built. (Joint rows are made anew every step, their old impulses
 //! taken out of `dV` and their warm ones put in. A kinematic body's velocity of the
 //! step goes into its `dV` as a dynamic body's velocity without contact does: no sweep
-//! writes it there, and its rows read it.) Then, with `ε = reuse_rows_within`, a manifold *moved* when its
-//! normal or a point's lever arm `p − c` on either body changed by more than `ε` in any
-//! coordinate since its rows were built — what the rows are made of: a stack that
-//! moves as one, points and bodies together, keeps them (a first version compared the
-//! points and the centres themselves, and `pyramid_40`, whose bodies move tens of
-//! micrometres a step, built its rows on every step; with the lever arms it keeps them
-//! on 567 of 600). The units (the sweep's one or two groups of four manifolds) holding
-//! a manifold that moved — and every unit with `T` blocks, which a body of another
-//! inertia than `c·1` turns as it turns — are built again. The step:
+//! writes it there, and its rows read it.) Then, with `ε = reuse_rows_within`, a
+//! manifold *moved* when its normal or a point's lever arm `p − c` on either body
+//! changed by more than `ε` in any coordinate since its rows were built — what the rows
+//! are made of: a stack that moves as one, points and bodies together, keeps them (a
+//! first version compared the points and the centres themselves, and `pyramid_40`,
+//! whose bodies move tens of micrometres a step, built its rows on every step; with the
+//! lever arms it keeps them on 567 of 600). A manifold whose point count changed (a
+//! point came or went, as in a settling heap) has new lever arms: its points take its
+//! lane's first wide points (`WideContacts::lay_points`), it counts as moved, and the
+//! others' recorded arms follow their points to their new places in the store
+//! ([`RowReuse::relay`]); until the twenty-fifth session such a step built every row,
+//! and `pile_1000` kept its rows on 40 of its 600 steps (68 since). The units (the
+//! sweep's one or two groups of four manifolds) holding a manifold that moved — and
+//! every unit with `T` blocks, which a body of another inertia than `c·1` turns as it
+//! turns — are built again. The step:
 //!
 //! - takes each body's new `Vnc` into its `dV` (`dV` still holds `T·λ` of the last
 //!   solve, the warm start, plus `Vnc_last − Vnc₀`): the rows then see
@@ -96,6 +103,13 @@ pub(crate) struct RowReuse {
     /// The store points of the islands the exact mode took at the build
     /// (`ContactStore::taken`).
     taken: Vec<bool>,
+    /// Each store manifold's (first point, count) that `arms` and `taken` are laid out
+    /// by: the build's, or a later step's that kept the rows through a changed count
+    /// ([`relay`](Self::relay)).
+    points: Vec<(u32, u32)>,
+    /// Scratch for [`relay`](Self::relay).
+    spare_arms: Vec<[Vec3A; 2]>,
+    spare_taken: Vec<bool>,
 }
 
 impl RowReuse {
@@ -139,9 +153,57 @@ impl RowReuse {
         keys.len() == self.manifolds.len() && keys.zip(&self.manifolds).all(|(k, m)| k == *m)
     }
 
-    /// Whether the exact mode takes the islands it took at the build (the same points).
+    /// Whether the exact mode takes the islands it took at the build: the same
+    /// manifolds (an island's points are all taken or none, so each manifold's first
+    /// point tells, where point counts changed since).
     pub(crate) fn same_exact(&self, store: &ContactStore) -> bool {
-        store.taken == self.taken
+        if store.manifold_points == self.points {
+            return store.taken == self.taken;
+        }
+        let taken = |t: &[bool], s: u32| t.get(s as usize).copied().unwrap_or(false);
+        store.manifold_points.len() == self.points.len()
+            && store
+                .manifold_points
+                .iter()
+                .zip(&self.points)
+                .all(|(&(s, _), &(s0, _))| taken(&store.taken, s) == taken(&self.taken, s0))
+    }
+
+    /// Lay `arms` and `taken` out by the store's points, where some manifolds' point
+    /// counts changed since (the same manifolds, [`same_manifolds`](Self::same_manifolds)):
+    /// a manifold of as many points keeps its arms, one of another count gets infinite
+    /// ones, so that [`moved`](Self::moved) finds it moved and its rows are built again.
+    /// Returns how many manifolds' counts changed.
+    pub(crate) fn relay(&mut self, store: &ContactStore) -> usize {
+        let mp = &store.manifold_points;
+        if *mp == self.points {
+            return 0;
+        }
+        let mut changed = 0;
+        let mut arms = std::mem::take(&mut self.spare_arms);
+        let mut taken = std::mem::take(&mut self.spare_taken);
+        arms.clear();
+        arms.resize(store.inputs.len(), [Vec3A::INFINITY; 2]);
+        taken.clear();
+        taken.resize(store.taken.len(), false);
+        for (&(s, n), &(s0, n0)) in mp.iter().zip(&self.points) {
+            let (s, s0) = (s as usize, s0 as usize);
+            if n == n0 {
+                let n = n as usize;
+                arms[s..s + n].copy_from_slice(&self.arms[s0..s0 + n]);
+            } else {
+                changed += 1;
+            }
+            let t = self.taken.get(s0).copied().unwrap_or(false);
+            if let Some(out) = taken.get_mut(s..s + n as usize) {
+                out.fill(t);
+            }
+        }
+        self.spare_arms = std::mem::replace(&mut self.arms, arms);
+        self.spare_taken = std::mem::replace(&mut self.taken, taken);
+        self.points.clear();
+        self.points.extend_from_slice(mp);
+        changed
     }
 
     /// Which of the store's manifolds moved more than `eps` (in any coordinate) since
@@ -252,6 +314,7 @@ impl RowReuse {
         self.manifolds.clear();
         self.normals.clear();
         self.taken.clear();
+        self.points.clear();
         // (A step that will not look needs nothing: only the step after a back-off's
         // last one copies.)
         let Some((s, h, threads)) = keepable.filter(|_| self.wait == 0) else {
@@ -294,6 +357,7 @@ impl RowReuse {
             None => run((&mut self.arms[..], 0, points.len())),
         }
         self.taken.extend(&store.taken);
+        self.points.extend_from_slice(&store.manifold_points);
     }
 }
 
@@ -453,6 +517,58 @@ mod tests {
         store.manifold_inputs[0].friction = 0.6;
         store.manifold_source[0] = 8;
         assert!(!r.same_manifolds(&store), "another narrowphase manifold");
+    }
+
+    #[test]
+    fn a_manifold_whose_point_count_changed_moved_and_the_others_keep_their_arms() {
+        // Two manifolds of two points each, the second's taken by the exact mode.
+        let mut s = store();
+        s.manifold_inputs.push(s.manifold_inputs[0]);
+        s.manifold_source.push(8);
+        s.manifold_points.push((2, 2));
+        for x in [-0.5, 0.5] {
+            s.inputs.push(PointInput {
+                point: Vec3::new(x, 0.0, -0.5),
+                separation: 0.0,
+                warm: [0.0; 3],
+                manifold: 1,
+            });
+        }
+        s.taken = vec![false, false, true, true];
+        let (mut r, _) = built(&s);
+        let moved = |r: &RowReuse, s: &ContactStore| {
+            let (mut whole, mut halves) = (Vec::new(), Vec::new());
+            r.moved(s, &COM, 1e-4, (&mut whole, false));
+            r.moved(s, &COM, 1e-4, (&mut halves, true));
+            assert_eq!(whole, halves, "whole and in halves alike");
+            whole
+        };
+        assert_eq!(r.relay(&s), 0);
+        assert_eq!(moved(&r, &s), [false, false]);
+        // The first loses a point: the second's points move up the store.
+        s.inputs.remove(1);
+        s.manifold_points = vec![(0, 1), (1, 2)];
+        s.taken = vec![false, true, true];
+        assert!(r.same_manifolds(&s));
+        assert!(
+            r.same_exact(&s),
+            "the same manifolds taken, by their points"
+        );
+        s.taken = vec![true, false, false];
+        assert!(!r.same_exact(&s), "other manifolds taken");
+        s.taken = vec![false, true, true];
+        assert_eq!(r.relay(&s), 1);
+        assert_eq!(moved(&r, &s), [true, false], "the one whose count changed");
+        // The second's arms followed its points: a point moved beyond the distance is
+        // seen, at its new place in the store.
+        s.inputs[2].point.x += 1.1e-4;
+        assert_eq!(moved(&r, &s), [true, true]);
+        s.inputs[2].point.x -= 1.1e-4;
+        // Built again, the first has not moved; a second relay changes nothing.
+        r.rebuilt(&s, &COM, 0);
+        assert_eq!(r.relay(&s), 0);
+        assert_eq!(moved(&r, &s), [false, false]);
+        assert!(r.same_exact(&s));
     }
 
     #[test]

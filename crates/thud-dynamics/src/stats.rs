@@ -115,6 +115,10 @@ pub struct StepStats {
     /// On such a step, the units (one or two groups of four manifolds) whose points
     /// had moved and whose rows it built again.
     pub rows_rebuilt: usize,
+    /// On such a step, the manifolds whose point counts had changed since the step
+    /// before, laid into their groups' lanes anew (their units among those built
+    /// again).
+    pub rows_relaid: usize,
     /// The sequential sweep ran in two regions and a seam (large sweeps that stand,
     /// `docs/performance.md`, *Threads*).
     pub regions: bool,
@@ -149,6 +153,7 @@ impl Default for StepStats {
             joints_broken: 0,
             rows_kept: false,
             rows_rebuilt: 0,
+            rows_relaid: 0,
             regions: false,
             blocks: false,
             threaded_solves: 0,

@@ -2620,6 +2620,14 @@ impl WideContacts {
         store.manifold_points == self.last_points
     }
 
+    /// Whether the lanes hold the store's points, laying them in anew where some
+    /// manifolds' point counts changed and each still fits its group (`relane`), on a
+    /// step that keeps the rows of the same manifolds (`reuse.rs`): the rows of a
+    /// manifold whose count changed are then built again (its lever arms are new).
+    pub fn lay_points(&mut self, store: &ContactStore) -> bool {
+        self.laid_out_for(store) || self.relane(store)
+    }
+
     /// Which units (`stale`, by unit) must be built again on a step that keeps the
     /// others' rows (`reuse.rs`): those with a group of `T` blocks (a body of another
     /// inertia turns them as it turns) or a manifold that `moved` (by store manifold).

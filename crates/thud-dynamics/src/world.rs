@@ -1469,10 +1469,12 @@ impl World {
         let exact = self.exact_takes_any();
         self.contacts
             .find_bounces(&self.solver, self.settings.restitution_threshold);
+        // (A manifold whose point count changed keeps its lanes where it still fits
+        // its group: its rows are built again below, as one that moved.)
         let same = !self.contacts.bouncy
-            && self.wide.laid_out_for(&self.contacts)
             && self.row_reuse.same_manifolds(&self.contacts)
-            && self.row_reuse.same_exact(&self.contacts);
+            && self.row_reuse.same_exact(&self.contacts)
+            && self.wide.lay_points(&self.contacts);
         let s = &self.settings;
         if !same {
             self.row_reuse.back_off();
@@ -1488,6 +1490,7 @@ impl World {
         // Such a step tries again only after `reuse::BACK_OFF` steps (a scene whose
         // bodies keep moving does not pay for the look every step).
         let eps = s.reuse_rows_within;
+        let relaid = self.row_reuse.relay(&self.contacts);
         let mut moved = std::mem::take(&mut self.moved_manifolds);
         let halves = self.halves_on_crew(self.contacts.manifold_inputs.len(), PAR_MANIFOLDS);
         self.row_reuse
@@ -1609,6 +1612,7 @@ impl World {
         self.store_rows = h < step_h && (self.stats.overflow > 0 || exact) && !self.apart;
         self.exact_last_step = exact && s.solve_substeps > 1 && !self.apart;
         self.count_rows(Some(rebuilt));
+        self.stats.rows_relaid = relaid;
         Rows::Kept
     }
 
@@ -1623,6 +1627,7 @@ impl World {
         self.stats.warm_started = self.contacts.warm_started;
         self.stats.rows_kept = kept.is_some();
         self.stats.rows_rebuilt = kept.unwrap_or(0);
+        self.stats.rows_relaid = 0;
     }
 
     /// This step's points from the narrowphase into the contact store, with the
