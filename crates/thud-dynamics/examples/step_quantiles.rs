@@ -51,9 +51,11 @@ fn env<T: std::str::FromStr>(key: &str) -> Option<T> {
 struct Times {
     total: Vec<f64>,
     stages: Vec<Vec<f64>>,
-    /// Steps that kept their rows, and the units they built again.
+    /// Steps that kept their rows, the units they built again, and how many of those
+    /// steps kept them through a changed point count (`StepStats::rows_relaid`).
     kept: usize,
     rebuilt: usize,
+    relaid: usize,
     /// Solves whose sweeps ran on the pool's threads.
     threaded: u32,
     /// Each step's counts (`THUD_WINDOW`).
@@ -137,6 +139,7 @@ fn main() {
                 stages: vec![Vec::new(); Stage::ALL.len()],
                 kept: 0,
                 rebuilt: 0,
+                relaid: 0,
                 threaded: 0,
                 steps: Vec::new(),
             })
@@ -161,6 +164,7 @@ fn main() {
                         let st = world.stats();
                         t.kept += usize::from(st.rows_kept);
                         t.rebuilt += st.rows_rebuilt;
+                        t.relaid += usize::from(st.rows_relaid > 0);
                         t.threaded += st.threaded_solves;
                         t.steps.push(Counts {
                             kept: st.rows_kept,
@@ -190,11 +194,12 @@ fn main() {
                 label += &format!(" (reuse_rows_within {r})");
             }
             println!(
-                "{label}: step p10 / median {} ms, rows kept in {} of {} steps ({:.1} units built again a step), {:.2} solves a step on threads",
+                "{label}: step p10 / median {} ms, rows kept in {} of {} steps ({:.1} units built again a step; {} through a changed point count), {:.2} solves a step on threads",
                 q(&mut t.total),
                 t.kept,
                 t.total.len(),
                 t.rebuilt as f64 / t.kept.max(1) as f64,
+                t.relaid,
                 f64::from(t.threaded) / t.total.len().max(1) as f64
             );
             for (s, g) in t.stages.iter_mut().zip(Stage::ALL) {
