@@ -508,8 +508,9 @@ fn a_settling_heap_keeps_its_rows_where_a_manifold_gains_or_loses_a_point() {
     // heap keeps its manifolds. Such a step keeps the rows (the manifold's lanes laid
     // anew, its unit built again) and moves the bodies as a step that builds them
     // from the same state does, to the order of the kept rows' own error on this
-    // heap (millimetres a second, as on its steps that keep rows with no count
-    // changed); a lane reading another manifold's points would be off by far more.
+    // heap (up to 7 mm/s and 10 mrad/s, as on its steps that keep rows with no count
+    // changed). Lanes left reading the points they read before the count changed
+    // (the later manifolds' points one place off) were 12 mm/s and 37 mrad/s off here.
     let scene = thud_scene::standard("pile_1000").expect("standard scene");
     let world = || scene_world::world(&scene, cold()).0;
     let (mut kept, mut fresh) = (world(), world());
@@ -534,7 +535,7 @@ fn a_settling_heap_keeps_its_rows_where_a_manifold_gains_or_loses_a_point() {
             (a.angular_velocity() - b.angular_velocity()).length(),
         );
         assert!(
-            dv < 2e-2 && dw < 3e-2 && (a.position() - b.position()).length() < 2e-4,
+            dv < 1e-2 && dw < 2e-2 && (a.position() - b.position()).length() < 2e-4,
             "step {k} ({n} manifolds laid anew): {dv} m/s, {dw} rad/s apart"
         );
     }
