@@ -9,7 +9,8 @@
 //!
 //! `THUD_WINDOW=n` also prints each world's run in windows of `n` steps, from the scene's
 //! start: the window's end in seconds, its median step, the means of the narrowphase,
-//! BuildJacobians and Solve stages, how many of its steps kept their rows, the
+//! BuildJacobians and Solve stages, how many of its steps kept their rows, the mean
+//! BuildJacobians of those steps and of the others (what keeping the rows saves), the
 //! manifolds at its end and the collider pairs listed and computed afresh a step
 //! (`StepStats::pairs`, `pairs_computed`) — where a scene spends its time as it falls,
 //! settles and rests (`THUD_SKIP=0` to see its first second too).
@@ -231,7 +232,8 @@ fn main() {
 fn print_windows(name: &str, k: usize, t: &Times, n: usize, (skip, dt): (usize, f64)) {
     println!(
         "{name}, world {k}, windows of {n} steps: end s | step median ms | NarrowPhase, \
-         BuildJacobians, Solve mean ms | rows kept | manifolds | pairs listed / computed afresh a step"
+         BuildJacobians, Solve mean ms | rows kept | BuildJacobians mean ms on steps that kept / \
+         built their rows | manifolds | pairs listed / computed afresh a step"
     );
     for start in (0..t.total.len()).step_by(n) {
         let end = (start + n).min(t.total.len());
@@ -241,14 +243,31 @@ fn print_windows(name: &str, k: usize, t: &Times, n: usize, (skip, dt): (usize, 
             |g: Stage| t.stages[g as usize][start..end].iter().sum::<f64>() / (end - start) as f64;
         let steps = &t.steps[start..end];
         let per = |f: fn(&Counts) -> usize| steps.iter().map(f).sum::<usize>() / steps.len();
+        let build = &t.stages[Stage::BuildJacobians as usize][start..end];
+        let build_if = |kept: bool| {
+            let v: Vec<f64> = build
+                .iter()
+                .zip(steps)
+                .filter(|(_, s)| s.kept == kept)
+                .map(|(&b, _)| b)
+                .collect();
+            // (0 where none: a sum of no floats is −0.)
+            if v.is_empty() {
+                0.0
+            } else {
+                v.iter().sum::<f64>() / v.len() as f64
+            }
+        };
         println!(
-            "  {:6.2} | {:.3} | {:.3} {:.3} {:.3} | {:3} | {:5} | {:5} / {:5}",
+            "  {:6.2} | {:.3} | {:.3} {:.3} {:.3} | {:3} | {:.3} / {:.3} | {:5} | {:5} / {:5}",
             (skip + end) as f64 * dt,
             quantile(&mut step, 0.5),
             mean(Stage::NarrowPhase),
             mean(Stage::BuildJacobians),
             mean(Stage::Solve),
             steps.iter().filter(|s| s.kept).count(),
+            build_if(true),
+            build_if(false),
             steps.last().map_or(0, |s| s.manifolds),
             per(|s| s.pairs),
             per(|s| s.computed),
