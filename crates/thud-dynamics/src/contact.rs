@@ -268,6 +268,8 @@ pub(crate) struct ContactStore {
     /// Scratch: the small islands' points and joint rows (the exact mode's look,
     /// `exact::islands_where`), kept from step to step.
     pub island_lists: crate::exact::IslandLists,
+    /// The exact mode's other buffers, kept from step to step.
+    pub exact_scratch: crate::exact::Scratch,
     /// Points of the islands the exact mode takes this step (`exact::takes_any`): the
     /// points whose scalar rows it reads; their manifolds are swept from those rows.
     pub taken: Vec<bool>,

@@ -91,6 +91,18 @@ fn joint_gamma(j: &JointRow) -> f64 {
 /// The rows of the given contact points and joint rows (joints first).
 fn items(points: &[ContactRows], idx: &[u32], joints: &[JointRow], jidx: &[u32]) -> Vec<Item> {
     let mut out = Vec::with_capacity(jidx.len() + 3 * idx.len());
+    items_into(points, idx, (joints, jidx), &mut out);
+    out
+}
+
+/// [`items`] into `out`'s buffer.
+fn items_into(
+    points: &[ContactRows],
+    idx: &[u32],
+    (joints, jidx): (&[JointRow], &[u32]),
+    out: &mut Vec<Item>,
+) {
+    out.clear();
     for &r in jidx {
         let j = &joints[r as usize];
         out.push(Item {
@@ -124,7 +136,6 @@ fn items(points: &[ContactRows], idx: &[u32], joints: &[JointRow], jidx: &[u32])
             });
         }
     }
-    out
 }
 
 /// The full per-body blocks `(body, J, T)` of an item, body a then body b.
@@ -140,15 +151,28 @@ fn blocks(it: &Item) -> [(u32, [f64; 6], [f64; 6]); 2] {
 
 /// `(A, b, λ)` of an island's rows.
 fn assemble(items: &[Item]) -> (Matrix, Vec<f64>, Vec<f64>) {
+    let mut sol = Solve::default();
+    assemble_into(items, &mut sol);
+    (sol.a, sol.b, sol.lambda)
+}
+
+/// [`assemble`] into the buffers of `sol` (`a`, `b`, `lambda`).
+fn assemble_into(items: &[Item], sol: &mut Solve) {
     let n = items.len();
-    let mut a = Matrix::zeros(n, n);
-    let b = items
-        .iter()
-        .map(|it| f64::from(it.row.b) * f64::from(it.row.d))
-        .collect();
-    let lambda = items.iter().map(|it| f64::from(it.row.lambda)).collect();
+    let a = &mut sol.a;
+    a.reset_zeros(n, n);
+    sol.b.clear();
+    sol.b.extend(
+        items
+            .iter()
+            .map(|it| f64::from(it.row.b) * f64::from(it.row.d)),
+    );
+    sol.lambda.clear();
+    sol.lambda
+        .extend(items.iter().map(|it| f64::from(it.row.lambda)));
     // (body, row, J, T) for every movable body of every row, grouped by body.
-    let mut entries: Vec<(u32, usize, [f64; 6], [f64; 6])> = Vec::with_capacity(2 * n);
+    let entries = &mut sol.entries;
+    entries.clear();
     for (i, it) in items.iter().enumerate() {
         for (body, j, t) in blocks(it) {
             if body != 0 {
@@ -156,7 +180,9 @@ fn assemble(items: &[Item]) -> (Matrix, Vec<f64>, Vec<f64>) {
             }
         }
     }
-    entries.sort_by_key(|e| (e.0, e.1));
+    // (Each key is an entry's own: a row's two bodies differ. So the order is the
+    // stable sort's, without its buffer.)
+    entries.sort_unstable_by_key(|e| (e.0, e.1));
     let mut start = 0;
     while start < entries.len() {
         let mut end = start;
@@ -174,7 +200,6 @@ fn assemble(items: &[Item]) -> (Matrix, Vec<f64>, Vec<f64>) {
     for (i, it) in items.iter().enumerate() {
         a.row_mut(i)[i] += it.gamma;
     }
-    (a, b, lambda)
 }
 
 /// The coupled problem of some rows (for export and tests).
@@ -201,7 +226,53 @@ const MAX_GROWTH: f64 = 50.0;
 /// Largest residual (m/s) of an exact answer that is used although not "solved".
 const ACCEPT_RESIDUAL: f64 = 1e-4;
 
-/// Solve the rows exactly with fixed-bound outer passes; returns the new λ.
+/// [`solve_items_in`] in buffers of its own: the answer (tests).
+#[cfg(test)]
+fn solve_items(
+    items: &[Item],
+    passes: u32,
+    bodies: Option<&SolverBodies>,
+    start: Option<&[f64]>,
+    rescue: bool,
+) -> Result<Vec<f64>, String> {
+    let mut sol = Solve::default();
+    solve_items_in(items, passes, (bodies, start, rescue), &mut sol)
+        .map_err(|f| format!("exact solve ended {f:?}"))?;
+    Ok(sol.lambda)
+}
+
+/// Why an exact solve gave no answer.
+#[derive(Debug, Clone, Copy)]
+enum Failure {
+    /// The island's problem was refused (a non-finite entry).
+    Problem,
+    /// The search ended without a usable answer.
+    Ended,
+}
+
+/// The exact solve's buffers (`Scratch::solve`), kept from one island's solve to the
+/// next.
+#[derive(Debug, Clone, Default)]
+struct Solve {
+    items: Vec<Item>,
+    /// The island's `A` and `b`, and its answer as it goes (the start, each pass's
+    /// answer, the last one).
+    a: Matrix,
+    b: Vec<f64>,
+    lambda: Vec<f64>,
+    /// A pass's bounds, and the problem's own bounds' buffers.
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    problem_lo: Vec<f64>,
+    problem_hi: Vec<f64>,
+    /// `assemble`'s `(body, row, J, T)` entries, `coupled_residual`'s `Aλ`.
+    entries: Vec<(u32, usize, [f64; 6], [f64; 6])>,
+    w: Vec<f64>,
+    options: Options,
+    lcp: thud_lcp::Workspace,
+}
+
+/// Solve the rows exactly with fixed-bound outer passes, the new λ into `sol.lambda`.
 ///
 /// With the bodies (`bodies`), the problem's `b` is that of the velocities as they
 /// are: the rows' `b̃ = J̃·Vnc₀` hold the velocity without contact of the step's first
@@ -213,18 +284,21 @@ const ACCEPT_RESIDUAL: f64 = 1e-4;
 /// again on an island whose every row has a bound (contacts, no joints) hands the
 /// problem to thud-lcp's interior-point method (`solvers::interior`), whose answer is
 /// taken where its residual is smaller.
-fn solve_items(
+///
+/// Returns whether a pass ran out of steps and whether the interior-point method gave
+/// the answer. In the buffers of `sol`: a resting island's solve allocates nothing once
+/// they have grown (but for the interior-point rescue).
+fn solve_items_in(
     items: &[Item],
     passes: u32,
-    bodies: Option<&SolverBodies>,
-    start: Option<&[f64]>,
-    rescue: bool,
-) -> Result<Solved, String> {
-    let (a, mut b, mut lambda) = assemble(items);
+    (bodies, start, rescue): (Option<&SolverBodies>, Option<&[f64]>, bool),
+    sol: &mut Solve,
+) -> Result<(bool, bool), Failure> {
+    assemble_into(items, sol);
     let mut exhausted = false;
     let mut rescued = false;
-    if let Some(start) = start.filter(|s| s.len() == lambda.len()) {
-        lambda.copy_from_slice(start);
+    if let Some(start) = start.filter(|s| s.len() == sol.lambda.len()) {
+        sol.lambda.copy_from_slice(start);
     }
     if let Some(sb) = bodies {
         let moved = |k: u32| {
@@ -234,7 +308,7 @@ fn solve_items(
                 ang: now.ang - first.ang,
             }
         };
-        for (bi, it) in b.iter_mut().zip(items) {
+        for (bi, it) in sol.b.iter_mut().zip(items) {
             *bi += f64::from(pgs::row_velocity_raw(&it.row, &moved(it.a), &moved(it.b)));
         }
     }
@@ -245,16 +319,28 @@ fn solve_items(
     } else {
         passes.max(1)
     };
+    // The problem is made on the first pass, in the buffers of `sol`, and given each
+    // later pass's bounds; its buffers go back into `sol` at the end.
+    let mut problem: Option<BoxedLcp> = None;
     let mut pass = 0;
-    loop {
-        if pass >= passes.max(1)
-            && (pass >= most || coupled_residual(&a, &b, items, &lambda) <= ACCEPT_RESIDUAL)
-        {
-            break;
+    let outcome = loop {
+        if pass >= passes.max(1) {
+            let (a, b) = match &problem {
+                Some(p) => (p.a(), p.b()),
+                None => (&sol.a, &sol.b[..]),
+            };
+            if pass >= most
+                || coupled_residual(a, b, items, &sol.lambda, &mut sol.w) <= ACCEPT_RESIDUAL
+            {
+                break Ok(());
+            }
         }
         pass += 1;
-        let mut lo: Vec<f64> = items.iter().map(|it| it.lo).collect();
-        let mut hi: Vec<f64> = items.iter().map(|it| it.hi).collect();
+        let (lo, hi, lambda) = (&mut sol.lo, &mut sol.hi, &sol.lambda);
+        lo.clear();
+        lo.extend(items.iter().map(|it| it.lo));
+        hi.clear();
+        hi.extend(items.iter().map(|it| it.hi));
         for (i, it) in items.iter().enumerate() {
             if let Some((nrow, mu)) = it.pair {
                 let m = mu * lambda[nrow].max(0.0);
@@ -262,15 +348,36 @@ fn solve_items(
                 hi[i] = m;
             }
         }
-        let p = BoxedLcp::new(a.clone(), b.clone(), lo, hi).map_err(|e| e.to_string())?;
-        let opts = Options {
-            warm_start: Some(lambda.clone()),
-            tolerance: 1e-9,
-            max_iterations: Some(MAX_SOLVES),
-            ..Options::default()
+        let p = match &mut problem {
+            Some(p) => match p.set_bounds(lo, hi) {
+                Ok(()) => p,
+                Err(_) => break Err(Failure::Problem),
+            },
+            None => {
+                sol.problem_lo.clone_from(lo);
+                sol.problem_hi.clone_from(hi);
+                let parts = (
+                    std::mem::take(&mut sol.a),
+                    std::mem::take(&mut sol.b),
+                    std::mem::take(&mut sol.problem_lo),
+                    std::mem::take(&mut sol.problem_hi),
+                );
+                match BoxedLcp::new(parts.0, parts.1, parts.2, parts.3) {
+                    Ok(p) => problem.insert(p),
+                    Err(_) => break Err(Failure::Problem),
+                }
+            }
         };
-        let mut r =
-            thud_lcp::solvers::boxed_pivot::solve_boxed(&p, &opts).map_err(|e| e.to_string())?;
+        let opts = &mut sol.options;
+        opts.tolerance = 1e-9;
+        opts.max_iterations = Some(MAX_SOLVES);
+        let warm = opts.warm_start.get_or_insert_with(Vec::new);
+        warm.clear();
+        warm.extend_from_slice(&sol.lambda);
+        let mut r = match thud_lcp::solvers::boxed_pivot::solve_boxed_in(p, opts, &mut sol.lcp) {
+            Ok(r) => r,
+            Err(_) => break Err(Failure::Problem),
+        };
         // Accept what thud-lcp calls solved, or an answer whose largest complementarity
         // residual (in m/s: rows are velocities) is below `ACCEPT_RESIDUAL` — a pivoting
         // search on a degenerate contact problem often stops just short of the strict
@@ -283,32 +390,42 @@ fn solve_items(
             // where every row has a bound: a joint's free rows leave its barrier
             // nothing to hold, and a resting ragdoll's searches ran to the bound in
             // vain, doubling its time.)
-            if let Ok(ip) = thud_lcp::solvers::interior::solve_interior(&p, &opts)
+            if let Ok(ip) = thud_lcp::solvers::interior::solve_interior(p, opts)
                 && ip.residual < r.residual
             {
-                r = ip;
+                sol.lcp.recycle(std::mem::replace(&mut r, ip));
                 rescued = true;
             }
         }
         let usable = usable(&r);
         if !usable || !r.z.iter().all(|z| z.is_finite()) {
-            return Err(format!("exact solve ended {:?}", r.status));
+            sol.lcp.recycle(r);
+            break Err(Failure::Ended);
         }
         exhausted |= r.iterations >= MAX_SOLVES;
-        lambda = r.z;
+        sol.lambda.clear();
+        sol.lambda.extend_from_slice(&r.z);
+        sol.lcp.recycle(r);
+    };
+    if let Some(p) = problem {
+        (sol.a, sol.b, sol.problem_lo, sol.problem_hi) = p.into_parts();
     }
-    Ok(Solved {
-        lambda,
-        exhausted,
-        rescued,
-    })
+    outcome.map(|()| (exhausted, rescued))
 }
 
 /// The natural-map residual of `lambda` (m/s) for the coupled problem: friction
 /// bounds `±μ·max(λₙ, 0)` at `lambda` itself, not at the start the pass fixed them
 /// from.
-fn coupled_residual(a: &Matrix, b: &[f64], items: &[Item], lambda: &[f64]) -> f64 {
-    let w = a.mul_vec(lambda);
+fn coupled_residual(
+    a: &Matrix,
+    b: &[f64],
+    items: &[Item],
+    lambda: &[f64],
+    w: &mut Vec<f64>,
+) -> f64 {
+    w.clear();
+    w.resize(a.rows(), 0.0);
+    a.mul_vec_into(lambda, w);
     items
         .iter()
         .enumerate()
@@ -323,16 +440,6 @@ fn coupled_residual(a: &Matrix, b: &[f64], items: &[Item], lambda: &[f64]) -> f6
             (lambda[i] - (lambda[i] - (w[i] + b[i])).clamp(lo, hi)).abs()
         })
         .fold(0.0, f64::max)
-}
-
-/// An exact solve's answer, whether a pass of its search ran out of steps
-/// ([`MAX_SOLVES`]) and was taken for its small residual (`ACCEPT_RESIDUAL`), and
-/// whether the interior-point rescue gave it.
-struct Solved {
-    lambda: Vec<f64>,
-    exhausted: bool,
-    /// The interior-point method gave the answer (`rescue`).
-    rescued: bool,
 }
 
 /// At most this many linear solves (pivoting steps) per island and outer pass: the
@@ -362,7 +469,7 @@ pub(crate) fn solve_points(
     idx: &[u32],
     passes: u32,
 ) -> Result<Vec<f64>, String> {
-    solve_items(&items(points, idx, &[], &[]), passes, None, None, false).map(|s| s.lambda)
+    solve_items(&items(points, idx, &[], &[]), passes, None, None, false)
 }
 
 /// Islands kept in [`Starts`]: the one least recently solved or failed goes first.
@@ -537,30 +644,33 @@ fn apply(
 }
 
 /// Movable bodies (solver indices) of an island's rows — the given joint rows and
-/// contact points, as [`items`] takes them — and the ratio of their largest to
-/// smallest mass.
+/// contact points, as [`items`] takes them — into `out` with their `1/m`, in index
+/// order, and the ratio of their largest to smallest mass.
 fn body_stats(
     points: &[ContactRows],
     idx: &[u32],
     joints: &[JointRow],
     jidx: &[u32],
-) -> (Vec<u32>, f32) {
+    out: &mut Vec<(u32, f32)>,
+) -> f32 {
     let joints = jidx.iter().map(|&r| &joints[r as usize]);
     let points = idx.iter().map(|&p| &points[p as usize]);
     stats_of(
         joints
             .flat_map(|j| [(j.a, j.inv_mass_a), (j.b, j.inv_mass_b)])
             .chain(points.flat_map(|c| [(c.a, c.inv_mass_a), (c.b, c.inv_mass_b)])),
+        out,
     )
 }
 
-/// The movable bodies of `(solver index, 1/m)` pairs, in index order, and the ratio of
-/// their largest to smallest mass.
-fn stats_of(bodies: impl Iterator<Item = (u32, f32)>) -> (Vec<u32>, f32) {
+/// The movable bodies of `(solver index, 1/m)` pairs into `ids`, in index order, each
+/// with its `1/m`, and the ratio of their largest to smallest mass. (`ids` is the
+/// caller's, kept from step to step: a resting island's look allocates nothing.)
+fn stats_of(bodies: impl Iterator<Item = (u32, f32)>, ids: &mut Vec<(u32, f32)>) -> f32 {
     // A manifold's rows name its two bodies again and again: such repeats of the last
     // two are left out before the sort (the look at a 20-box tower's island sorted 480
     // entries a step for its 20 bodies, 6 µs of a 61 µs step).
-    let mut ids: Vec<(u32, f32)> = Vec::new();
+    ids.clear();
     for (k, im) in bodies.filter(|&(k, im)| k != 0 && im > 0.0) {
         if !ids.iter().rev().take(2).any(|e| e.0 == k) {
             ids.push((k, im));
@@ -573,14 +683,14 @@ fn stats_of(bodies: impl Iterator<Item = (u32, f32)>) -> (Vec<u32>, f32) {
         .fold((f32::INFINITY, 0.0f32), |(lo, hi), &(_, im)| {
             (lo.min(im), hi.max(im))
         });
-    let ratio = if ids.is_empty() { 1.0 } else { hi / lo };
-    (ids.into_iter().map(|e| e.0).collect(), ratio)
+    if ids.is_empty() { 1.0 } else { hi / lo }
 }
 
-/// Largest start-of-step speed `max(|v|, |ω|·1 m)` of the given bodies.
-fn fastest(ids: &[u32], bodies: &SolverBodies) -> f32 {
+/// Largest start-of-step speed `max(|v|, |ω|·1 m)` of the given bodies (as
+/// [`stats_of`] lists them).
+fn fastest(ids: &[(u32, f32)], bodies: &SolverBodies) -> f32 {
     ids.iter()
-        .map(|&k| {
+        .map(|&(k, _)| {
             let u = bodies.v0[k as usize];
             u.lin.length().max(u.ang.length())
         })
@@ -730,6 +840,18 @@ impl IslandLists {
     }
 }
 
+/// The exact mode's buffers, kept from step to step (`ContactStore::exact_scratch`): a
+/// resting island's look, and its solve once they have grown, allocate nothing.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scratch {
+    /// An island's movable bodies with their `1/m` ([`stats_of`]).
+    bodies: Vec<(u32, f32)>,
+    /// Their slots, sorted: the island's key in [`Starts`].
+    key: Vec<u32>,
+    /// An island's solve.
+    solve: Solve,
+}
+
 /// [`islands_of`] into `lists`, only the islands whose root `keep` accepts (their
 /// points and joint rows are the only ones sorted and collected).
 fn islands_where(
@@ -849,6 +971,7 @@ pub(crate) fn solve_islands(
     let small =
         |root: u32| small_rows.is_empty() || small_rows[root as usize] as usize <= rule.max_rows;
     let mut lists = std::mem::take(&mut c.island_lists);
+    let mut scratch = std::mem::take(&mut c.exact_scratch);
     islands_where(c, j, small, &mut lists);
     for (_, idx, jidx) in lists.iter() {
         let rows = 3 * idx.len() + jidx.len();
@@ -862,9 +985,10 @@ pub(crate) fn solve_islands(
         }
         // (The island's items are made only for a solve: the rule and the residual
         // read its rows where they lie.)
-        let (ids, ratio) = body_stats(&c.points, idx, &j.rows, jidx);
+        let ids = &mut scratch.bodies;
+        let ratio = body_stats(&c.points, idx, &j.rows, jidx, ids);
         if (ids.len() < rule.min_bodies && ratio < rule.mass_ratio)
-            || (!idx.is_empty() && fastest(&ids, bodies) > rule.max_speed)
+            || (!idx.is_empty() && fastest(ids, bodies) > rule.max_speed)
         {
             continue;
         }
@@ -872,30 +996,39 @@ pub(crate) fn solve_islands(
         if rule.tolerance > 0.0 && residual(&c.points, idx, island, &bodies.dv) <= rule.tolerance {
             continue;
         }
-        let mut key: Vec<u32> = ids.iter().map(|&k| bodies.body[k as usize]).collect();
+        let key = &mut scratch.key;
+        key.clear();
+        key.extend(ids.iter().map(|&(k, _)| bodies.body[k as usize]));
         key.sort_unstable();
-        if starts.waits(&key) {
+        if starts.waits(key) {
             continue;
         }
         *budget -= rows;
-        let its = items(&c.points, idx, &j.rows, jidx);
-        let start = starts.of(&key, its.len());
-        let rescue = starts.failing(&key);
-        match solve_items(&its, s.exact_outer_passes, Some(bodies), start, rescue) {
-            Ok(Solved {
-                lambda,
-                exhausted,
-                rescued,
-            }) if plausible(&its, &lambda) => {
-                apply(&its, &lambda, &mut c.points, &mut j.rows, &mut bodies.dv);
-                starts.keep(&key, &lambda, exhausted);
+        let sol = &mut scratch.solve;
+        let mut its = std::mem::take(&mut sol.items);
+        items_into(&c.points, idx, (&j.rows, jidx), &mut its);
+        let start = starts.of(key, its.len());
+        let rescue = starts.failing(key);
+        let how = (Some(&*bodies), start, rescue);
+        match solve_items_in(&its, s.exact_outer_passes, how, sol) {
+            Ok((exhausted, rescued)) if plausible(&its, &sol.lambda) => {
+                apply(
+                    &its,
+                    &sol.lambda,
+                    &mut c.points,
+                    &mut j.rows,
+                    &mut bodies.dv,
+                );
+                starts.keep(key, &sol.lambda, exhausted);
                 solved += 1;
                 rescues += usize::from(rescued);
             }
-            _ => starts.failed(&key),
+            _ => starts.failed(key),
         }
+        sol.items = its;
     }
     c.island_lists = lists;
+    c.exact_scratch = scratch;
     (solved, rescues)
 }
 
@@ -936,6 +1069,7 @@ fn take_islands(c: &mut ContactStore, j: &JointRows, bodies: &SolverBodies, rule
     let rows = &c.island_rows;
     let small = |root: u32| rows.is_empty() || rows[root as usize] as usize <= rule.max_rows;
     let mut lists = std::mem::take(&mut c.island_lists);
+    let mut scratch = std::mem::take(&mut c.exact_scratch);
     islands_where(c, j, small, &mut lists);
     for (root, idx, jidx) in lists.iter() {
         if 3 * idx.len() + jidx.len() > rule.max_rows {
@@ -945,15 +1079,17 @@ fn take_islands(c: &mut ContactStore, j: &JointRows, bodies: &SolverBodies, rule
             .iter()
             .map(|&p| &c.manifold_inputs[c.inputs[p as usize].manifold as usize]);
         let joints = jidx.iter().map(|&r| &j.rows[r as usize]);
-        let (ids, ratio) = stats_of(
+        let ids = &mut scratch.bodies;
+        let ratio = stats_of(
             points
                 .flat_map(|p| [im(p.a), im(p.b)])
                 .chain(joints.flat_map(|r| [(r.a, r.inv_mass_a), (r.b, r.inv_mass_b)])),
+            ids,
         );
         // An island with contacts and a body faster than `max_speed` at the start of
         // the step is left to PGS by `solve_islands` (the start-of-step speeds are
         // known here): it stays in the lanes, and needs no scalar rows.
-        if !idx.is_empty() && fastest(&ids, bodies) > rule.max_speed {
+        if !idx.is_empty() && fastest(ids, bodies) > rule.max_speed {
             continue;
         }
         // Swept from the scalar rows, apart from the lanes: a stack's manifolds chain
@@ -973,6 +1109,7 @@ fn take_islands(c: &mut ContactStore, j: &JointRows, bodies: &SolverBodies, rule
         }
     }
     c.island_lists = lists;
+    c.exact_scratch = scratch;
     any
 }
 
@@ -1179,7 +1316,9 @@ mod tests {
             }
         }
         pairs.extend([(3, 1.0 / 3.0), (0, 0.0), (12, 0.0), (1, 1.0), (11, 0.5)]);
-        let (ids, ratio) = stats_of(pairs.iter().copied());
+        let mut listed = Vec::new();
+        let ratio = stats_of(pairs.iter().copied(), &mut listed);
+        let ids: Vec<u32> = listed.iter().map(|e| e.0).collect();
         let mut all: Vec<u32> = pairs
             .iter()
             .filter(|&&(k, im)| k != 0 && im > 0.0)
@@ -1296,7 +1435,7 @@ mod tests {
         // Nothing solved yet: the spheres approach at several m/s.
         let start = residual(&pts, &[0, 1], (&[], &[]), &dv);
         assert!(start > 0.1, "{start}");
-        let lambda = solve_items(&its, 20, None, None, false).unwrap().lambda;
+        let lambda = solve_items(&its, 20, None, None, false).unwrap();
         apply(&its, &lambda, &mut pts, &mut [], &mut dv);
         let solved = residual(&pts, &[0, 1], (&[], &[]), &dv);
         assert!(solved < 1e-5, "{solved}");

@@ -15,6 +15,8 @@
 //! - [`report`]: [`Report`] `{ z, w, status, iterations, residual }` and [`Status`].
 //! - [`quality`]: residual measures any caller can apply to any candidate.
 //! - [`json`]: the problem/result JSON format of the `thud-lcp` binary.
+//! - [`workspace`]: [`Workspace`], the buffers a caller keeps between boxed pivoting
+//!   solves so that, once grown, a solve allocates nothing.
 //! - [`generate`]: random instances (SPD, PSD, P-matrix, contact).
 //!
 //! ## Example
@@ -63,12 +65,14 @@ pub mod quality;
 pub mod report;
 pub mod solver;
 pub mod solvers;
+pub mod workspace;
 
 pub use matrix::Matrix;
 pub use problem::{BoxedLcp, FrictionPair, Lcp, Problem, ProblemError};
 pub use quality::Quality;
 pub use report::{Report, Status};
 pub use solver::{Method, Options, SolveError, Solver, UnknownMethod};
+pub use workspace::Workspace;
 
 /// Solves `problem` with `method`: shorthand for [`Method::solve`].
 pub fn solve(problem: &Problem, method: Method, options: &Options) -> Result<Report, SolveError> {

@@ -10,15 +10,20 @@
 
 use crate::matrix::Matrix;
 
-/// An LU factorization `P·B = L·U` of a square block, row-major, unit lower `L`.
+/// An LU factorization `P·B = L·U` of a square block, row-major, unit lower `L`. Its
+/// buffers may be kept for the next factorization ([`Lu::refactor`]).
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Lu {
     n: usize,
-    lu: Vec<f64>,
+    /// The block to factor (row-major `n × n`), then its factors.
+    pub(crate) lu: Vec<f64>,
     perm: Vec<usize>,
     /// Per row: the first column of its nonzero multipliers in `L` (the row's own index
     /// where it has none) and the end of its nonzeros in `U` — the substitutions of
     /// [`Lu::solve`] run between them (a banded block's rows are short).
     extent: Vec<(usize, usize)>,
+    /// Scratch of a factorization with the rows' extents known: each row's end.
+    ends: Vec<usize>,
 }
 
 impl Lu {
@@ -53,13 +58,39 @@ impl Lu {
     /// A bound wider than the row only adds zero terms, so the factors are the same (to
     /// the sign of a zero).
     pub(crate) fn factor_in(
-        mut lu: Vec<f64>,
+        lu: Vec<f64>,
         n: usize,
         pivot_tol: f64,
         rows: Option<&[(usize, usize)]>,
     ) -> Option<Self> {
-        let mut perm: Vec<usize> = (0..n).collect();
-        let mut extent: Vec<(usize, usize)> = (0..n).map(|i| (i, i + 1)).collect();
+        let mut f = Self {
+            lu,
+            ..Self::default()
+        };
+        f.refactor(n, pivot_tol, rows).then_some(f)
+    }
+
+    /// [`Self::factor_in`] of the `n × n` block the caller wrote into `self.lu`, in
+    /// the buffers of the last factorization (none grown once they are large enough).
+    /// Returns `false` where a pivot is at most `pivot_tol` (the factors are then not
+    /// to be used).
+    pub(crate) fn refactor(
+        &mut self,
+        n: usize,
+        pivot_tol: f64,
+        rows: Option<&[(usize, usize)]>,
+    ) -> bool {
+        self.n = n;
+        let (lu, perm, extent, ends) = (
+            &mut self.lu,
+            &mut self.perm,
+            &mut self.extent,
+            &mut self.ends,
+        );
+        perm.clear();
+        perm.extend(0..n);
+        extent.clear();
+        extent.extend((0..n).map(|i| (i, i + 1)));
         // The lower bandwidth `kl`: no nonzero lies more than `kl` rows below the
         // diagonal. Partial pivoting keeps it for the block still to be eliminated (a
         // pivot comes from rows `c..=c + kl`, fill-in only reaches rows that already
@@ -78,8 +109,10 @@ impl Lu {
         }
         .unwrap_or(0);
         // Each row's end bound, kept through the swaps and the fill-in.
-        let mut ends: Vec<usize> =
-            rows.map_or_else(Vec::new, |r| r.iter().map(|&(_, e)| e).collect());
+        ends.clear();
+        if let Some(r) = rows {
+            ends.extend(r.iter().map(|&(_, e)| e));
+        }
         for c in 0..n {
             let last = (c + kl).min(n - 1);
             let (mut p, mut best) = (c, lu[c * n + c].abs());
@@ -90,7 +123,7 @@ impl Lu {
                 }
             }
             if best.is_nan() || best <= pivot_tol {
-                return None;
+                return false;
             }
             if p != c {
                 // With the rows' ends known, only the columns something will read are
@@ -144,19 +177,22 @@ impl Lu {
                 }
             }
         }
-        Some(Self {
-            n,
-            lu,
-            perm,
-            extent,
-        })
+        true
     }
 
     /// Solves `B x = rhs`, returning `x`. Each row's sums run over its nonzeros only
     /// (`extent`): the terms left out are products with exact zeros.
     pub(crate) fn solve(&self, rhs: &[f64]) -> Vec<f64> {
+        let mut x = Vec::new();
+        self.solve_into(rhs, &mut x);
+        x
+    }
+
+    /// [`Self::solve`] into `x` (its buffer kept).
+    pub(crate) fn solve_into(&self, rhs: &[f64], x: &mut Vec<f64>) {
         let n = self.n;
-        let mut x: Vec<f64> = self.perm.iter().map(|&p| rhs[p]).collect();
+        x.clear();
+        x.extend(self.perm.iter().map(|&p| rhs[p]));
         for i in 0..n {
             let row = &self.lu[i * n..i * n + n];
             let mut s = x[i];
@@ -173,7 +209,6 @@ impl Lu {
             }
             x[i] = s / row[i];
         }
-        x
     }
 }
 

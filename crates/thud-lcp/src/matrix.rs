@@ -13,7 +13,7 @@
 use crate::problem::ProblemError;
 
 /// A dense row-major matrix of `f64`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Matrix {
     rows: usize,
     cols: usize,
@@ -29,6 +29,15 @@ impl Matrix {
             cols,
             data: vec![0.0; rows * cols],
         }
+    }
+
+    /// Make this a `rows × cols` zero matrix in its own buffer (grown only where it is
+    /// too small).
+    pub fn reset_zeros(&mut self, rows: usize, cols: usize) {
+        self.rows = rows;
+        self.cols = cols;
+        self.data.clear();
+        self.data.resize(rows * cols, 0.0);
     }
 
     /// The `n × n` identity.
@@ -260,26 +269,30 @@ pub fn dot(a: &[f64], b: &[f64]) -> f64 {
 /// a zero row). Contact problems are banded — a stack's rows couple only neighbouring
 /// contacts — so the exact solvers' products over a row ([`dot_span`]) and their
 /// gathers of a block touch only this run, a fraction of a dense row.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Spans(Vec<(usize, usize)>);
 
 impl Spans {
     /// The spans of `m`'s rows (one pass over the matrix).
     pub(crate) fn of(m: &Matrix) -> Self {
-        Self(
-            (0..m.rows())
-                .map(|i| {
-                    let row = m.row(i);
-                    match row.iter().position(|&v| v != 0.0) {
-                        Some(first) => {
-                            let last = row.iter().rposition(|&v| v != 0.0).unwrap_or(first);
-                            (first, last + 1)
-                        }
-                        None => (0, 0),
-                    }
-                })
-                .collect(),
-        )
+        let mut s = Self::default();
+        s.fill(m);
+        s
+    }
+
+    /// [`Self::of`] into this one's buffer.
+    pub(crate) fn fill(&mut self, m: &Matrix) {
+        self.0.clear();
+        self.0.extend((0..m.rows()).map(|i| {
+            let row = m.row(i);
+            match row.iter().position(|&v| v != 0.0) {
+                Some(first) => {
+                    let last = row.iter().rposition(|&v| v != 0.0).unwrap_or(first);
+                    (first, last + 1)
+                }
+                None => (0, 0),
+            }
+        }));
     }
 
     /// Whether the runs cover at most half the matrix: a banded contact problem's do,

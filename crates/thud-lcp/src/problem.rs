@@ -239,25 +239,7 @@ impl BoxedLcp {
         };
         let n = a.rows();
         check_vector("b", &b, n)?;
-        for (what, v) in [("lo", &lo), ("hi", &hi)] {
-            if v.len() != n {
-                return Err(ProblemError::SizeMismatch {
-                    what,
-                    len: v.len(),
-                    expected: n,
-                });
-            }
-            if let Some(row) = v.iter().position(|x| x.is_nan()) {
-                return Err(ProblemError::NanBound { what, row });
-            }
-        }
-        if let Some(row) = (0..n).find(|&i| lo[i] > hi[i]) {
-            return Err(ProblemError::InvertedBounds {
-                row,
-                lo: lo[row],
-                hi: hi[row],
-            });
-        }
+        check_bounds(&lo, &hi, n)?;
         Ok(Self {
             a,
             b,
@@ -371,25 +353,72 @@ impl BoxedLcp {
 
     /// [`Self::w`] with `A`'s rows' nonzero runs known (the same bits).
     pub(crate) fn w_spans(&self, lambda: &[f64], spans: &crate::matrix::Spans) -> Vec<f64> {
-        let mut w = vec![0.0; self.n()];
-        self.a.mul_vec_spans(lambda, spans, &mut w);
+        let mut w = Vec::new();
+        self.w_into(lambda, Some(spans), &mut w);
+        w
+    }
+
+    /// [`Self::w`] (with `spans`, [`Self::w_spans`]) into `w`'s buffer: the same bits.
+    pub(crate) fn w_into(
+        &self,
+        lambda: &[f64],
+        spans: Option<&crate::matrix::Spans>,
+        w: &mut Vec<f64>,
+    ) {
+        w.clear();
+        w.resize(self.n(), 0.0);
+        match spans {
+            Some(spans) => self.a.mul_vec_spans(lambda, spans, w),
+            None => self.a.mul_vec_into(lambda, w),
+        }
         for (wi, bi) in w.iter_mut().zip(&self.b) {
             *wi += bi;
         }
-        w
     }
 
     /// The bounds in force at `lambda`: the stored ones, with every coupled row `t`
     /// replaced by `±μ·max(λ_n, 0)`. Panics if `lambda.len() ≠ n` (internal use).
     #[must_use]
     pub fn effective_bounds(&self, lambda: &[f64]) -> (Vec<f64>, Vec<f64>) {
-        let (mut lo, mut hi) = (self.lo.clone(), self.hi.clone());
+        let (mut lo, mut hi) = (Vec::new(), Vec::new());
+        self.effective_bounds_into(lambda, &mut lo, &mut hi);
+        (lo, hi)
+    }
+
+    /// [`Self::effective_bounds`] into `lo` and `hi`'s buffers.
+    pub(crate) fn effective_bounds_into(
+        &self,
+        lambda: &[f64],
+        lo: &mut Vec<f64>,
+        hi: &mut Vec<f64>,
+    ) {
+        lo.clone_from(&self.lo);
+        hi.clone_from(&self.hi);
         for p in &self.coupling {
             let h = p.mu * lambda[p.n].max(0.0);
             lo[p.t] = -h;
             hi[p.t] = h;
         }
-        (lo, hi)
+    }
+
+    /// Replace the bounds by `lo` and `hi` (copied into the problem's own buffers),
+    /// checked as [`Self::new`] checks them: each of length `n`, no NaN, `lo ≤ hi`. On
+    /// an error the problem is unchanged.
+    pub fn set_bounds(&mut self, lo: &[f64], hi: &[f64]) -> Result<(), ProblemError> {
+        let n = self.n();
+        check_bounds(lo, hi, n)?;
+        self.lo.clear();
+        self.lo.extend_from_slice(lo);
+        self.hi.clear();
+        self.hi.extend_from_slice(hi);
+        Ok(())
+    }
+
+    /// The problem's parts `(A, b, lo, hi)`, for a caller that builds its next problem
+    /// in their buffers.
+    #[must_use]
+    pub fn into_parts(self) -> (Matrix, Vec<f64>, Vec<f64>, Vec<f64>) {
+        (self.a, self.b, self.lo, self.hi)
     }
 
     /// The same problem with fixed bounds (coupling dropped) `lo`, `hi`; used by the
@@ -494,6 +523,31 @@ fn check_matrix(m: &Matrix) -> Result<(), ProblemError> {
             row: k / n,
             col: k % n,
             value: m.as_slice()[k],
+        });
+    }
+    Ok(())
+}
+
+/// Bounds of `n` rows: each of length `n`, no NaN (±∞ allowed), `lo ≤ hi` in every
+/// row.
+fn check_bounds(lo: &[f64], hi: &[f64], n: usize) -> Result<(), ProblemError> {
+    for (what, v) in [("lo", lo), ("hi", hi)] {
+        if v.len() != n {
+            return Err(ProblemError::SizeMismatch {
+                what,
+                len: v.len(),
+                expected: n,
+            });
+        }
+        if let Some(row) = v.iter().position(|x| x.is_nan()) {
+            return Err(ProblemError::NanBound { what, row });
+        }
+    }
+    if let Some(row) = (0..n).find(|&i| lo[i] > hi[i]) {
+        return Err(ProblemError::InvertedBounds {
+            row,
+            lo: lo[row],
+            hi: hi[row],
         });
     }
     Ok(())

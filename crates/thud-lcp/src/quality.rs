@@ -27,6 +27,7 @@
 
 use crate::matrix::{Matrix, norm_inf};
 use crate::problem::{BoxedLcp, Lcp, ProblemError};
+use crate::workspace::Checks;
 
 /// All three plain-LCP measures of one candidate.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -101,9 +102,15 @@ pub fn boxed_residual(lambda: &[f64], w: &[f64], lo: &[f64], hi: &[f64]) -> f64 
 /// the problem methods check).
 #[must_use]
 pub fn row_scales(m: &Matrix, q: &[f64], z: &[f64], cap: f64) -> Vec<f64> {
-    (0..q.len())
-        .map(|i| row_scale(m.row(i), z, q[i], cap))
-        .collect()
+    let mut out = Vec::new();
+    row_scales_into(m, q, z, cap, &mut out);
+    out
+}
+
+/// [`row_scales`] into `out`'s buffer.
+pub(crate) fn row_scales_into(m: &Matrix, q: &[f64], z: &[f64], cap: f64, out: &mut Vec<f64>) {
+    out.clear();
+    out.extend((0..q.len()).map(|i| row_scale(m.row(i), z, q[i], cap)));
 }
 
 /// One row's scale `min(max(|q_i|, Σ_j |M_ij z_j|), cap)`, from the row's entries and
@@ -184,7 +191,13 @@ impl BoxedLcp {
     /// of an uncoupled row, that caps the row scales of the pass test.
     #[must_use]
     pub fn data_scale(&self) -> f64 {
-        let mut coupled = vec![false; self.n()];
+        self.data_scale_in(&mut Vec::new())
+    }
+
+    /// [`Self::data_scale`] with `coupled` as its scratch of the coupled rows.
+    pub(crate) fn data_scale_in(&self, coupled: &mut Vec<bool>) -> f64 {
+        coupled.clear();
+        coupled.resize(self.n(), false);
         for c in self.coupling() {
             coupled[c.t] = true;
         }
@@ -219,35 +232,67 @@ impl BoxedLcp {
         &self,
         lambda: &[f64],
         tol: f64,
-        (spans, data_scale): (&crate::matrix::Spans, f64),
+        runs: (&crate::matrix::Spans, f64),
     ) -> bool {
-        let w = self.w_spans(lambda, spans);
-        let (lo, hi) = self.effective_bounds(lambda);
-        let scales = self.row_scales_spans(lambda, (spans, data_scale));
-        passes(tol, lambda, &w, &lo, &hi, &scales)
+        self.passes_in(lambda, tol, Some(runs), &mut Checks::default())
     }
 
-    /// Each row's scale ([`row_scales`]) from its nonzero run only: the same numbers.
-    pub(crate) fn row_scales_spans(
+    /// [`Self::passes_unchecked`] (with `runs`, [`Self::passes_spans`]) in the buffers
+    /// of `checks`.
+    pub(crate) fn passes_in(
+        &self,
+        lambda: &[f64],
+        tol: f64,
+        runs: Option<(&crate::matrix::Spans, f64)>,
+        checks: &mut Checks,
+    ) -> bool {
+        let mut w = std::mem::take(&mut checks.w);
+        self.fill_checks(lambda, runs, &mut w, checks);
+        let ok = passes(tol, lambda, &w, &checks.lo, &checks.hi, &checks.scales);
+        checks.w = w;
+        ok
+    }
+
+    /// What the tests of candidate `lambda` read: `w = Aλ + b` into `w`, the bounds in
+    /// force and the row scales into `checks` (with `runs`, from `A`'s rows' nonzero
+    /// runs and the data scale: the same numbers).
+    pub(crate) fn fill_checks(
+        &self,
+        lambda: &[f64],
+        runs: Option<(&crate::matrix::Spans, f64)>,
+        w: &mut Vec<f64>,
+        checks: &mut Checks,
+    ) {
+        self.w_into(lambda, runs.map(|r| r.0), w);
+        self.effective_bounds_into(lambda, &mut checks.lo, &mut checks.hi);
+        match runs {
+            Some(runs) => self.row_scales_spans_into(lambda, runs, &mut checks.scales),
+            None => {
+                let cap = self.data_scale_in(&mut checks.flags);
+                row_scales_into(self.a(), self.b(), lambda, cap, &mut checks.scales);
+            }
+        }
+    }
+
+    /// Each row's scale ([`row_scales`]) from its nonzero run only (the same numbers),
+    /// into `out`'s buffer.
+    pub(crate) fn row_scales_spans_into(
         &self,
         lambda: &[f64],
         (spans, data_scale): (&crate::matrix::Spans, f64),
-    ) -> Vec<f64> {
+        out: &mut Vec<f64>,
+    ) {
         let a = self.a();
-        (0..lambda.len())
-            .map(|i| {
-                let r = spans.of_row(i);
-                row_scale(&a.row(i)[r.clone()], &lambda[r], self.b()[i], data_scale)
-            })
-            .collect()
+        out.clear();
+        out.extend((0..lambda.len()).map(|i| {
+            let r = spans.of_row(i);
+            row_scale(&a.row(i)[r.clone()], &lambda[r], self.b()[i], data_scale)
+        }));
     }
 
     /// [`Self::passes`] without the length check (internal use).
     pub(crate) fn passes_unchecked(&self, lambda: &[f64], tol: f64) -> bool {
-        let w = self.w(lambda);
-        let (lo, hi) = self.effective_bounds(lambda);
-        let scales = row_scales(self.a(), self.b(), lambda, self.data_scale());
-        passes(tol, lambda, &w, &lo, &hi, &scales)
+        self.passes_in(lambda, tol, None, &mut Checks::default())
     }
 
     /// How far `λ` is outside its effective box (length-checked).

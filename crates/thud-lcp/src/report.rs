@@ -11,6 +11,7 @@
 
 use crate::problem::{BoxedLcp, Lcp};
 use crate::quality;
+use crate::workspace::Checks;
 
 /// How a solve ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -113,19 +114,25 @@ impl Report {
     pub(crate) fn for_boxed_in(
         p: &BoxedLcp,
         z: Vec<f64>,
-        (iterations, claimed, tolerance): (usize, Status, f64),
+        claim: (usize, Status, f64),
         runs: Option<(&crate::matrix::Spans, f64)>,
     ) -> Self {
-        let (w, scales) = match runs {
-            Some(runs) => (p.w_spans(&z, runs.0), p.row_scales_spans(&z, runs)),
-            None => {
-                let scales = quality::row_scales(p.a(), p.b(), &z, p.data_scale());
-                (p.w(&z), scales)
-            }
-        };
-        let (lo, hi) = p.effective_bounds(&z);
-        let residual = quality::boxed_residual(&z, &w, &lo, &hi);
-        let ok = quality::passes(tolerance, &z, &w, &lo, &hi, &scales);
+        Self::for_boxed_with(p, z, claim, runs, (Vec::new(), &mut Checks::default()))
+    }
+
+    /// [`Self::for_boxed_in`] with `w` written into the given vector and the bounds
+    /// and scales of the test into `checks`' buffers: the same report.
+    pub(crate) fn for_boxed_with(
+        p: &BoxedLcp,
+        z: Vec<f64>,
+        (iterations, claimed, tolerance): (usize, Status, f64),
+        runs: Option<(&crate::matrix::Spans, f64)>,
+        (mut w, checks): (Vec<f64>, &mut Checks),
+    ) -> Self {
+        p.fill_checks(&z, runs, &mut w, checks);
+        let (lo, hi) = (&checks.lo, &checks.hi);
+        let residual = quality::boxed_residual(&z, &w, lo, hi);
+        let ok = quality::passes(tolerance, &z, &w, lo, hi, &checks.scales);
         Self::checked(z, w, iterations, claimed, residual, ok)
     }
 

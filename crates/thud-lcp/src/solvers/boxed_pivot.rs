@@ -61,13 +61,12 @@
 //! [`BoxedLcp::with_friction`], and last step's impulses in
 //! [`Options::warm_start`].
 
-use std::collections::HashSet;
-
-use super::pattern::{Outcome, Set, solve_pattern};
+use super::pattern::{Outcome, Set, solve_pattern_in};
 use crate::matrix::norm_inf;
 use crate::problem::{BoxedLcp, Problem};
 use crate::report::{Report, Status};
 use crate::solver::{Options, SolveError, Solver};
+use crate::workspace::Workspace;
 
 /// Boxed block principal pivoting (handles PSD/singular matrices and friction coupling).
 #[derive(Clone, Copy, Debug, Default)]
@@ -90,11 +89,31 @@ impl Solver for BoxedPivot {
 /// phases, so it bounds the time; `options.tolerance` is the relative residual
 /// tolerance. The report's `iterations` counts linear solves (over all passes).
 pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError> {
+    solve_boxed_in(p, options, &mut Workspace::new())
+}
+
+/// [`solve_boxed`] in the buffers of `ws`, kept by a caller that solves again and
+/// again: the same report, and, once the buffers have grown and the caller hands each
+/// report back ([`Workspace::recycle`]), no allocation on the way of a problem without
+/// friction coupling (the exact step mode's fixed-bound passes). A coupled problem
+/// whose search and hybrid rounds fail still allocates in its last-resort outer
+/// passes.
+pub fn solve_boxed_in(
+    p: &BoxedLcp,
+    options: &Options,
+    ws: &mut Workspace,
+) -> Result<Report, SolveError> {
     options.validate(p.n())?;
     let n = p.n();
-    let warm = options.warm_start.clone().unwrap_or_else(|| vec![0.0; n]);
-    let first = solve_linked(p, &warm, options, options.pivot_limit(n));
+    let mut warm = std::mem::take(&mut ws.warm);
+    warm.clear();
+    match &options.warm_start {
+        Some(w) => warm.extend_from_slice(w),
+        None => warm.resize(n, 0.0),
+    }
+    let first = solve_linked_in(p, &warm, options, options.pivot_limit(n), ws);
     if first.is_solved() || !matches!(first.status, Status::Cycling | Status::IterationLimit) {
+        ws.warm = warm;
         return Ok(first);
     }
     let mut spent = first.iterations;
@@ -106,28 +125,34 @@ pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError
     let mut sweeps = 16;
     for _ in 0..HYBRID_ROUNDS {
         if spent >= cap {
+            ws.warm = lambda;
             return Ok(Report {
                 iterations: spent,
                 ..first
             });
         }
         for _ in 0..sweeps {
-            super::sor::sweep(p, &mut lambda, 1.0);
+            // (`ws.coupled` is `p`'s table: `solve_linked_in` made it.)
+            super::sor::sweep_with(p, &ws.coupled, &mut lambda, 1.0);
         }
         if !lambda.iter().all(|v| v.is_finite()) {
             break;
         }
-        let r = solve_linked(p, &lambda, options, (4 * n + 20).min(cap - spent));
+        let r = solve_linked_in(p, &lambda, options, (4 * n + 20).min(cap - spent), ws);
         spent += r.iterations;
         if r.is_solved() {
+            ws.warm = lambda;
+            ws.recycle(first);
             return Ok(Report {
                 iterations: spent,
                 ..r
             });
         }
+        ws.recycle(r);
         sweeps *= 2;
     }
     if p.coupling().is_empty() || spent >= cap {
+        ws.warm = lambda;
         return Ok(Report {
             iterations: spent,
             ..first
@@ -137,12 +162,14 @@ pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError
     let mut o = options.clone();
     o.warm_start = Some(lambda).filter(|l| l.iter().all(|v| v.is_finite()));
     let left = std::cell::Cell::new(cap - spent);
+    let ws = std::cell::RefCell::new(ws);
     let mut r = super::coupling::solve_coupled(p, &o, |fixed, start| {
-        let r = solve_linked(
+        let r = solve_linked_in(
             fixed,
             start,
             options,
             options.pivot_limit(n).min(left.get()),
+            &mut ws.borrow_mut(),
         );
         left.set(left.get().saturating_sub(r.iterations));
         Ok(r)
@@ -154,23 +181,35 @@ pub fn solve_boxed(p: &BoxedLcp, options: &Options) -> Result<Report, SolveError
 /// Rounds of the PGS + pattern-search hybrid before outer passes (sweeps 16, 32, …).
 const HYBRID_ROUNDS: usize = 8;
 
-/// The sets a starting point suggests, with the bounds in force there.
-fn initial_sets(lo: &[f64], hi: &[f64], start: &[f64]) -> Vec<Set> {
-    (0..lo.len())
-        .map(|i| {
-            if lo[i] == hi[i] || (lo[i].is_finite() && start[i] <= lo[i]) {
-                Set::Lo
-            } else if hi[i].is_finite() && start[i] >= hi[i] {
-                Set::Hi
-            } else {
-                Set::Free
-            }
-        })
-        .collect()
+/// The sets a starting point suggests, with the bounds in force there, into `sets`.
+fn initial_sets(lo: &[f64], hi: &[f64], start: &[f64], sets: &mut Vec<Set>) {
+    sets.clear();
+    sets.extend((0..lo.len()).map(|i| {
+        if lo[i] == hi[i] || (lo[i].is_finite() && start[i] <= lo[i]) {
+            Set::Lo
+        } else if hi[i].is_finite() && start[i] >= hi[i] {
+            Set::Hi
+        } else {
+            Set::Free
+        }
+    }));
 }
 
 /// Block principal pivoting over linked patterns ([`super::pattern`]).
+#[cfg(test)]
 pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit: usize) -> Report {
+    solve_linked_in(p, warm, options, limit, &mut Workspace::new())
+}
+
+/// Block principal pivoting over linked patterns ([`super::pattern`]), in the buffers
+/// of `ws` (the report's vectors from those it was handed back).
+fn solve_linked_in(
+    p: &BoxedLcp,
+    warm: &[f64],
+    options: &Options,
+    limit: usize,
+    ws: &mut Workspace,
+) -> Report {
     let n = p.n();
     let a = p.a();
     let tol = options.tolerance;
@@ -178,9 +217,22 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
     if n == 0 {
         return Report::for_boxed(p, Vec::new(), 0, Status::Solved, tol);
     }
-    let coupled = super::sor::coupling_table(p);
+    let mut lambda = Workspace::vector(ws.spare());
+    let w_out = Workspace::vector(ws.spare());
+    let Workspace {
+        coupled,
+        spans,
+        sets,
+        centre,
+        moves,
+        seen,
+        checks,
+        pattern,
+        ..
+    } = ws;
+    super::sor::coupling_table_into(p, coupled);
     let pivot_tol = 1e-13 * scale;
-    let max_diag = a.diagonal().iter().fold(0.0f64, |m, d| m.max(*d));
+    let max_diag = (0..n).fold(0.0f64, |m, i| m.max(a[(i, i)]));
     let eps0 = 1e-10 * max_diag.max(scale);
     // Sign tests are relative to the problem's scale: a `w` or a bound crossing smaller
     // than this is rounding noise, not an infeasibility.
@@ -189,31 +241,35 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
     // A's rows' nonzero runs and the data scale, once: where the runs are narrow (a
     // banded contact problem: a stack's rows couple only neighbouring contacts) every
     // step's products, block gathers and pass tests read only them.
-    let spans = crate::matrix::Spans::of(a);
-    let runs = spans.narrow().then(|| (&spans, p.data_scale()));
-    let (lo0, hi0) = p.effective_bounds(warm);
-    let mut sets = initial_sets(&lo0, &hi0, warm);
-    let mut lambda = warm.to_vec();
+    spans.fill(a);
+    let spans = &*spans;
+    let runs = spans
+        .narrow()
+        .then(|| (spans, p.data_scale_in(&mut checks.flags)));
+    p.effective_bounds_into(warm, &mut checks.lo, &mut checks.hi);
+    initial_sets(&checks.lo, &checks.hi, warm, sets);
+    lambda.extend_from_slice(warm);
     let mut eps = 0.0;
-    let mut centre = lambda.clone();
+    centre.clone_from(&lambda);
     let mut steps = 0;
     let (mut best, mut tries) = (usize::MAX, 3);
     // Patterns met in single-pivot mode since it was entered: for a P-matrix Murty's
     // rule never meets one twice, so a repeat means the rule cannot finish here.
-    let mut seen: HashSet<Vec<Set>> = HashSet::new();
+    seen.clear();
+    let report = |lambda: Vec<f64>, steps, status, checks: &mut crate::workspace::Checks| {
+        Report::for_boxed_with(p, lambda, (steps, status, tol), runs, (w_out, checks))
+    };
 
     while steps < limit {
         steps += 1;
-        if solve_pattern(
+        let linked = (runs.map(|r| r.0), &coupled[..]);
+        if solve_pattern_in(
             p,
-            runs.map(|r| r.0),
-            &coupled,
-            &sets,
-            eps,
-            &centre,
-            pivot_tol,
-            false,
+            linked,
+            (sets, eps, centre),
+            (pivot_tol, false),
             &mut lambda,
+            pattern,
         ) == Outcome::Failed
         {
             if eps == 0.0 {
@@ -221,42 +277,37 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
                 seen.clear();
                 centre.clone_from(&lambda);
                 if !centre.iter().all(|v| v.is_finite()) {
-                    centre = vec![0.0; n];
+                    centre.clear();
+                    centre.resize(n, 0.0);
                 }
                 continue;
             }
-            return Report::for_boxed_in(p, lambda, (steps, Status::Singular, tol), runs);
+            return report(lambda, steps, Status::Singular, checks);
         }
         // w of the (possibly regularized) sub-problem, and the bounds in force.
-        let mut w = match runs {
-            Some((spans, _)) => p.w_spans(&lambda, spans),
-            None => p.w(&lambda),
-        };
+        let w = &mut checks.w;
+        p.w_into(&lambda, runs.map(|r| r.0), w);
         for i in 0..n {
             w[i] += eps * (lambda[i] - centre[i]);
         }
-        let (lo, hi) = p.effective_bounds(&lambda);
-        let wtol = sign_tol.max(1e-12 * norm_inf(&w));
+        let (lo, hi) = (&mut checks.lo, &mut checks.hi);
+        p.effective_bounds_into(&lambda, lo, hi);
+        let wtol = sign_tol.max(1e-12 * norm_inf(w));
         let ltol = 1e-12 * norm_inf(&lambda).max(f64::MIN_POSITIVE);
-        let moves: Vec<(usize, Set)> = (0..n)
-            .filter_map(|i| {
-                let to = match sets[i] {
-                    Set::Free if lambda[i] < lo[i] - ltol => Set::Lo,
-                    Set::Free if lambda[i] > hi[i] + ltol => Set::Hi,
-                    Set::Lo if lo[i] < hi[i] && w[i] < -wtol => Set::Free,
-                    Set::Hi if lo[i] < hi[i] && w[i] > wtol => Set::Free,
-                    _ => return None,
-                };
-                Some((i, to))
-            })
-            .collect();
-        if moves.is_empty() {
-            let passed = match runs {
-                Some(runs) => p.passes_spans(&lambda, tol, runs),
-                None => p.passes_unchecked(&lambda, tol),
+        moves.clear();
+        moves.extend((0..n).filter_map(|i| {
+            let to = match sets[i] {
+                Set::Free if lambda[i] < lo[i] - ltol => Set::Lo,
+                Set::Free if lambda[i] > hi[i] + ltol => Set::Hi,
+                Set::Lo if lo[i] < hi[i] && w[i] < -wtol => Set::Free,
+                Set::Hi if lo[i] < hi[i] && w[i] > wtol => Set::Free,
+                _ => return None,
             };
-            if passed {
-                return Report::for_boxed_in(p, lambda, (steps, Status::Solved, tol), runs);
+            Some((i, to))
+        }));
+        if moves.is_empty() {
+            if p.passes_in(&lambda, tol, runs, checks) {
+                return report(lambda, steps, Status::Solved, checks);
             }
             // Not accurate enough: (re)centre the proximal term and go on.
             if eps == 0.0 {
@@ -279,17 +330,17 @@ pub(crate) fn solve_linked(p: &BoxedLcp, warm: &[f64], options: &Options, limit:
         };
         if block {
             seen.clear();
-            for &(i, s) in &moves {
+            for &(i, s) in moves.iter() {
                 sets[i] = s;
             }
         } else if let Some(&(i, s)) = moves.last() {
-            if !seen.insert(sets.clone()) {
-                return Report::for_boxed_in(p, lambda, (steps, Status::Cycling, tol), runs);
+            if !seen.insert(sets) {
+                return report(lambda, steps, Status::Cycling, checks);
             }
             sets[i] = s;
         }
     }
-    Report::for_boxed_in(p, lambda, (steps, Status::IterationLimit, tol), runs)
+    report(lambda, steps, Status::IterationLimit, checks)
 }
 
 #[cfg(test)]

@@ -55,6 +55,50 @@ pub(crate) fn solve_pattern(
     singular_fallback: bool,
     lambda: &mut [f64],
 ) -> Outcome {
+    let mut scratch = PatternScratch::default();
+    let pattern = (sets, eps, centre);
+    let tolerances = (pivot_tol, singular_fallback);
+    solve_pattern_in(
+        p,
+        (spans, coupled),
+        pattern,
+        tolerances,
+        lambda,
+        &mut scratch,
+    )
+}
+
+/// The buffers of [`solve_pattern_in`], kept from one pattern to the next (a pivoting
+/// search solves many): once grown, a pattern allocates nothing.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PatternScratch {
+    index: Vec<usize>,
+    free: Vec<usize>,
+    /// (friction row `t`, the block column of its normal row, `s·μ`).
+    links: Vec<(usize, usize, f64)>,
+    constant: Vec<bool>,
+    constants: Vec<usize>,
+    rhs: Vec<f64>,
+    bands: Vec<(usize, usize)>,
+    /// The block, gathered into the factorization's own buffer.
+    lu: Lu,
+    x: Vec<f64>,
+}
+
+/// Each row's friction coupling `(normal row, μ)` (`super::sor::coupling_table`).
+pub(crate) type Coupled = [Option<(usize, f64)>];
+
+/// [`solve_pattern`] in `scratch`'s buffers: `(spans, coupled)` as there, the pattern
+/// `(sets, eps, centre)` and `(pivot_tol, singular_fallback)`. The same operations in
+/// the same order, so the same bits.
+pub(crate) fn solve_pattern_in(
+    p: &BoxedLcp,
+    (spans, coupled): (Option<&Spans>, &Coupled),
+    (sets, eps, centre): (&[Set], f64, &[f64]),
+    (pivot_tol, singular_fallback): (f64, bool),
+    lambda: &mut [f64],
+    scratch: &mut PatternScratch,
+) -> Outcome {
     let n = p.n();
     let (a, b, lo, hi) = (p.a(), p.b(), p.lo(), p.hi());
     let sign = |s: Set| if s == Set::Hi { 1.0 } else { -1.0 };
@@ -68,12 +112,25 @@ pub(crate) fn solve_pattern(
             }
         }
     }
-    let mut index = vec![usize::MAX; n];
-    let free: Vec<usize> = (0..n).filter(|&i| sets[i] == Set::Free).collect();
+    let PatternScratch {
+        index,
+        free,
+        links,
+        constant,
+        constants,
+        rhs,
+        bands,
+        lu,
+        x,
+    } = scratch;
+    index.clear();
+    index.resize(n, usize::MAX);
+    free.clear();
+    free.extend((0..n).filter(|&i| sets[i] == Set::Free));
     for (k, &i) in free.iter().enumerate() {
         index[i] = k;
     }
-    let mut links: Vec<(usize, usize, f64)> = Vec::new(); // (t, column of n, s·μ)
+    links.clear();
     for t in 0..n {
         if let (Some((nrm, mu)), false) = (coupled[t], sets[t] == Set::Free) {
             if sets[nrm] == Set::Free {
@@ -84,19 +141,23 @@ pub(crate) fn solve_pattern(
             }
         }
     }
-    let mut constant: Vec<bool> = sets.iter().map(|&s| s != Set::Free).collect();
-    for l in &links {
+    constant.clear();
+    constant.extend(sets.iter().map(|&s| s != Set::Free));
+    for l in links.iter() {
         constant[l.0] = false;
     }
     // The rows whose value is a number, in ascending order (each free row's sum below
     // adds their terms in that order).
-    let constants: Vec<usize> = (0..n).filter(|&j| constant[j]).collect();
+    constants.clear();
+    constants.extend((0..n).filter(|&j| constant[j]));
     let k = free.len();
-    let mut mat = Vec::with_capacity(k * k);
-    let mut rhs = Vec::with_capacity(k);
+    let mat = &mut lu.lu;
+    mat.clear();
+    mat.reserve(k * k);
+    rhs.clear();
     // With spans, each block row's written columns `[first, end)` (for the LU).
-    let mut bands: Vec<(usize, usize)> = Vec::with_capacity(if spans.is_some() { k } else { 0 });
-    for &i in &free {
+    bands.clear();
+    for &i in free.iter() {
         let row = a.row(i);
         let start = mat.len();
         let run = match spans {
@@ -121,7 +182,7 @@ pub(crate) fn solve_pattern(
             }
             None => {
                 mat.extend(free.iter().map(|&j| row[j]));
-                for &(t, col, smu) in &links {
+                for &(t, col, smu) in links.iter() {
                     mat[start + col] += row[t] * smu;
                 }
                 0..n
@@ -136,18 +197,23 @@ pub(crate) fn solve_pattern(
         rhs.push(-s);
     }
     let backup = singular_fallback.then(|| mat.clone());
-    let bands = (!bands.is_empty()).then_some(&bands[..]);
-    let (x, regular) = match Lu::factor_in(mat, k, pivot_tol, bands) {
-        Some(lu) => (lu.solve(&rhs), true),
-        None => match backup.and_then(|m| least_change_solve(m, k, &rhs, pivot_tol)) {
-            Some(x) => (x, false),
+    let band_rows = (!bands.is_empty()).then_some(&bands[..]);
+    let regular = if lu.refactor(k, pivot_tol, band_rows) {
+        lu.solve_into(rhs, x);
+        true
+    } else {
+        match backup.and_then(|m| least_change_solve(m, k, rhs, pivot_tol)) {
+            Some(solved) => {
+                *x = solved;
+                false
+            }
             None => return Outcome::Failed,
-        },
+        }
     };
     for (kk, &i) in free.iter().enumerate() {
         lambda[i] = x[kk];
     }
-    for &(t, col, smu) in &links {
+    for &(t, col, smu) in links.iter() {
         lambda[t] = smu * x[col];
     }
     if !lambda.iter().all(|v| v.is_finite()) {

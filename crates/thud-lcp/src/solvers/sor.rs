@@ -49,11 +49,18 @@ impl Solver for Sor {
 
 /// For every row, `Some((n, μ))` if its bounds are coupled to row `n`.
 pub(crate) fn coupling_table(p: &BoxedLcp) -> Vec<Option<(usize, f64)>> {
-    let mut t = vec![None; p.n()];
+    let mut t = Vec::new();
+    coupling_table_into(p, &mut t);
+    t
+}
+
+/// [`coupling_table`] into `t`'s buffer.
+pub(crate) fn coupling_table_into(p: &BoxedLcp, t: &mut Vec<Option<(usize, f64)>>) {
+    t.clear();
+    t.resize(p.n(), None);
     for c in p.coupling() {
         t[c.t] = Some((c.n, c.mu));
     }
-    t
 }
 
 /// The bounds of row `i` at the current `λ`.
@@ -82,7 +89,7 @@ pub fn sweep(p: &BoxedLcp, lambda: &mut [f64], omega: f64) -> f64 {
     sweep_with(p, &coupling_table(p), lambda, omega)
 }
 
-fn sweep_with(
+pub(crate) fn sweep_with(
     p: &BoxedLcp,
     coupled: &[Option<(usize, f64)>],
     lambda: &mut [f64],
