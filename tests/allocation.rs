@@ -3,9 +3,12 @@
 //! the step (broadphase pairs, manifolds, rows, colours, packed lanes, islands) is kept
 //! from step to step, so once the contact set stops changing a step allocates nothing.
 //!
-//! The exact island solve (auto mode on small islands such as `tower_20`) keeps its
-//! buffers too (`exact::Scratch`, `thud_lcp::Workspace`): `tower_20` is watched at the
-//! defaults over steps that solve its island exactly, and with PGS alone.
+//! The exact island solve (auto mode on small islands) keeps its buffers too
+//! (`exact::Scratch`, `thud_lcp::Workspace`): a column of eight boxes is watched at the
+//! defaults over steps that solve its island exactly. An island over 128 rows makes
+//! its solve's buffers for each solve and frees them after (`exact::KEEP_ROWS`, so the
+//! heap holds no dense matrix between solves): `tower_20` at the defaults allocates on
+//! the steps that solve it exactly and on no other, and with PGS alone on none.
 //!
 //! One test in this binary: the counter is global, so no other test may run beside it.
 
@@ -52,23 +55,33 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// Allocations during `steps` steps of `name` after 2 s of settling, and how many
-/// islands those steps solved exactly.
-fn allocations(name: &str, settings: Settings, steps: usize) -> (usize, usize) {
-    let scene = thud_scene::standard(name).expect("standard scene");
-    let (mut world, _) = scene_world::world(&scene, settings);
+/// Allocations during `steps` steps of `scene` after 2 s of settling, on the steps
+/// that solved no island exactly and on those that did, and how many islands those
+/// solved.
+fn allocations(
+    scene: &thud_scene::Scene,
+    settings: Settings,
+    steps: usize,
+) -> (usize, usize, usize) {
+    let (mut world, _) = scene_world::world(scene, settings);
     for _ in 0..120 {
         world.step().expect("step");
     }
-    let mut exact = 0;
-    COUNT.store(0, Ordering::Relaxed);
-    ON.store(true, Ordering::Relaxed);
+    let (mut plain, mut on_exact, mut exact) = (0, 0, 0);
     for _ in 0..steps {
+        COUNT.store(0, Ordering::Relaxed);
+        ON.store(true, Ordering::Relaxed);
         world.step().expect("step");
-        exact += world.stats().exact_islands;
+        ON.store(false, Ordering::Relaxed);
+        let (n, solved) = (COUNT.load(Ordering::Relaxed), world.stats().exact_islands);
+        if solved > 0 {
+            on_exact += n;
+        } else {
+            plain += n;
+        }
+        exact += solved;
     }
-    ON.store(false, Ordering::Relaxed);
-    (COUNT.load(Ordering::Relaxed), exact)
+    (plain, on_exact, exact)
 }
 
 #[test]
@@ -88,17 +101,36 @@ fn resting_steps_allocate_nothing() {
             sweep_order: SweepOrder::Colored,
             ..Settings::without_sleeping()
         };
-        // (name, settings, steps watched, whether they must solve an island exactly)
-        for (name, settings, steps, exactly) in [
-            ("pyramid_20", Settings::without_sleeping(), 30, false),
-            ("pyramid_20", colored, 30, false),
-            ("pyramid3d_10", Settings::without_sleeping(), 30, false),
-            ("tower_20", pgs, 30, false),
-            // At the defaults the tower's island is solved exactly now and then (when
-            // PGS's answer wanders past `exact_tolerance`): 2 s take several.
-            ("tower_20", Settings::without_sleeping(), 120, true),
+        let standard = |name| thud_scene::standard(name).expect("standard scene");
+        // (scene, settings, steps watched, whether they must solve an island exactly)
+        for (scene, settings, steps, exactly) in [
+            (
+                standard("pyramid_20"),
+                Settings::without_sleeping(),
+                30,
+                false,
+            ),
+            (standard("pyramid_20"), colored, 30, false),
+            (
+                standard("pyramid3d_10"),
+                Settings::without_sleeping(),
+                30,
+                false,
+            ),
+            (standard("tower_20"), pgs, 30, false),
+            // At the defaults a column's island is solved exactly now and then (when
+            // PGS's answer wanders past `exact_tolerance`): 2 s take several. Eight
+            // boxes, 96 rows: the solve's buffers are kept between solves.
+            (
+                thud_scene::standard::tower(8),
+                Settings::without_sleeping(),
+                120,
+                true,
+            ),
         ] {
-            let (n, exact) = allocations(name, settings.clone(), steps);
+            let name = &scene.name;
+            let (plain, on_exact, exact) = allocations(&scene, settings.clone(), steps);
+            let n = plain + on_exact;
             assert_eq!(
                 n, 0,
                 "{name} ({:?}, {:?}): {n} allocations in {steps} resting steps ({exact} \
@@ -110,5 +142,24 @@ fn resting_steps_allocate_nothing() {
                 "{name}: no exact solve among the watched steps"
             );
         }
+        // `tower_20`'s island (240 rows) is larger than the exact mode keeps buffers
+        // for (`exact::KEEP_ROWS`): the steps that solve it exactly allocate, the
+        // others nothing.
+        let (plain, on_exact, exact) =
+            allocations(&standard("tower_20"), Settings::without_sleeping(), 120);
+        assert!(
+            exact > 0,
+            "tower_20: no exact solve among the watched steps"
+        );
+        assert_eq!(
+            plain, 0,
+            "tower_20: allocations on steps without an exact solve"
+        );
+        // (A solve makes its buffers once: 55 a solve when written, where each outer
+        // pass and pattern made its own before, about a hundred.)
+        assert!(
+            on_exact <= 64 * exact,
+            "tower_20: {on_exact} allocations for {exact} exact solves"
+        );
     });
 }

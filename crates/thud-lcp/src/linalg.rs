@@ -70,6 +70,14 @@ impl Lu {
         f.refactor(n, pivot_tol, rows).then_some(f)
     }
 
+    /// Room for the factorization of blocks of up to `n` rows in the buffers beside
+    /// the block.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.perm.reserve(n);
+        self.extent.reserve(n);
+        self.ends.reserve(n);
+    }
+
     /// [`Self::factor_in`] of the `n × n` block the caller wrote into `self.lu`, in
     /// the buffers of the last factorization (none grown once they are large enough).
     /// Returns `false` where a pivot is at most `pivot_tol` (the factors are then not

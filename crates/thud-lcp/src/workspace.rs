@@ -91,6 +91,12 @@ impl Seen {
         self.hashes.clear();
     }
 
+    /// Room for `count` patterns of `n` rows (more still fit: the lists grow).
+    pub(crate) fn reserve(&mut self, n: usize, count: usize) {
+        self.hashes.reserve(count);
+        self.patterns.reserve(n * count);
+    }
+
     /// Add `sets`; `false` where it was there already.
     pub(crate) fn insert(&mut self, sets: &[Set]) -> bool {
         let n = sets.len();

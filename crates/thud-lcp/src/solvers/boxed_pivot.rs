@@ -178,6 +178,9 @@ pub fn solve_boxed_in(
     Ok(r)
 }
 
+/// Patterns of single pivots the workspace has room for before its list grows.
+const SEEN_ROOM: usize = 64;
+
 /// Rounds of the PGS + pattern-search hybrid before outer passes (sweeps 16, 32, …).
 const HYBRID_ROUNDS: usize = 8;
 
@@ -255,7 +258,10 @@ fn solve_linked_in(
     let (mut best, mut tries) = (usize::MAX, 3);
     // Patterns met in single-pivot mode since it was entered: for a P-matrix Murty's
     // rule never meets one twice, so a repeat means the rule cannot finish here.
+    // (Room for `SEEN_ROOM` of them from the start: a run of single pivots longer than
+    // any before does not grow the list.)
     seen.clear();
+    seen.reserve(n, SEEN_ROOM);
     let report = |lambda: Vec<f64>, steps, status, checks: &mut crate::workspace::Checks| {
         Report::for_boxed_with(p, lambda, (steps, status, tol), runs, (w_out, checks))
     };
@@ -295,6 +301,7 @@ fn solve_linked_in(
         let wtol = sign_tol.max(1e-12 * norm_inf(w));
         let ltol = 1e-12 * norm_inf(&lambda).max(f64::MIN_POSITIVE);
         moves.clear();
+        moves.reserve(n);
         moves.extend((0..n).filter_map(|i| {
             let to = match sets[i] {
                 Set::Free if lambda[i] < lo[i] - ltol => Set::Lo,

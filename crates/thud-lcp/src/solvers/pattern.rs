@@ -123,14 +123,18 @@ pub(crate) fn solve_pattern_in(
         lu,
         x,
     } = scratch;
+    // (Every buffer whose length depends on the pattern is given room for the whole
+    // problem, so that a later pattern with more free rows finds it there.)
     index.clear();
     index.resize(n, usize::MAX);
     free.clear();
+    free.reserve(n);
     free.extend((0..n).filter(|&i| sets[i] == Set::Free));
     for (k, &i) in free.iter().enumerate() {
         index[i] = k;
     }
     links.clear();
+    links.reserve(n);
     for t in 0..n {
         if let (Some((nrm, mu)), false) = (coupled[t], sets[t] == Set::Free) {
             if sets[nrm] == Set::Free {
@@ -149,14 +153,19 @@ pub(crate) fn solve_pattern_in(
     // The rows whose value is a number, in ascending order (each free row's sum below
     // adds their terms in that order).
     constants.clear();
+    constants.reserve(n);
     constants.extend((0..n).filter(|&j| constant[j]));
     let k = free.len();
+    lu.reserve(n);
+    x.reserve(n);
     let mat = &mut lu.lu;
     mat.clear();
-    mat.reserve(k * k);
+    mat.reserve(n * n);
     rhs.clear();
+    rhs.reserve(n);
     // With spans, each block row's written columns `[first, end)` (for the LU).
     bands.clear();
+    bands.reserve(n);
     for &i in free.iter() {
         let row = a.row(i);
         let start = mat.len();
