@@ -52,15 +52,10 @@ impl Workspace {
     }
 
     /// An empty vector, from the ones handed back where there is one.
-    pub(crate) fn vector(spare: &mut Vec<Vec<f64>>) -> Vec<f64> {
-        let mut v = spare.pop().unwrap_or_default();
+    pub(crate) fn vector(&mut self) -> Vec<f64> {
+        let mut v = self.spare.pop().unwrap_or_default();
         v.clear();
         v
-    }
-
-    /// The spare vectors (for [`Self::vector`] beside borrows of the other buffers).
-    pub(crate) fn spare(&mut self) -> &mut Vec<Vec<f64>> {
-        &mut self.spare
     }
 }
 

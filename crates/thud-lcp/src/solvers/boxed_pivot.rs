@@ -220,8 +220,8 @@ fn solve_linked_in(
     if n == 0 {
         return Report::for_boxed(p, Vec::new(), 0, Status::Solved, tol);
     }
-    let mut lambda = Workspace::vector(ws.spare());
-    let w_out = Workspace::vector(ws.spare());
+    let mut lambda = ws.vector();
+    let w_out = ws.vector();
     let Workspace {
         coupled,
         spans,
