@@ -2,7 +2,8 @@
 //! projected Gauss-Seidel / SOR sweep over a dense n = 1000 matrix, the boxed
 //! pivoting solver on a contact problem with coupled friction, and the boxed pivoting
 //! and interior-point solvers on contact problems whose friction bounds are fixed (as
-//! the engine's exact mode poses them).
+//! the engine's exact mode poses them), the boxed pivoting one also in a workspace kept
+//! between solves (`boxed_pivot_kept`, as the exact mode runs it).
 //!
 //! Targets (issue 2): Lemke on SPD n = 200 under 15 ms; one PGS sweep over dense
 //! n = 1000 under 1.5 ms. Run with
@@ -99,6 +100,17 @@ fn fixed_bounds(c: &mut Criterion) {
             .expect("a valid problem");
         group.bench_with_input(BenchmarkId::new("boxed_pivot", n), &p, |b, p| {
             b.iter(|| boxed_pivot::solve_boxed(black_box(p), &opts).expect("applies"))
+        });
+        // The same solve in a workspace kept from solve to solve, its reports handed
+        // back (`solve_boxed_in`: the exact mode's way, no allocation once grown).
+        let mut ws = thud_lcp::Workspace::new();
+        group.bench_with_input(BenchmarkId::new("boxed_pivot_kept", n), &p, |b, p| {
+            b.iter(|| {
+                let r = boxed_pivot::solve_boxed_in(black_box(p), &opts, &mut ws).expect("applies");
+                let status = r.status;
+                ws.recycle(r);
+                status
+            })
         });
         group.bench_with_input(BenchmarkId::new("interior_point", n), &p, |b, p| {
             b.iter(|| interior::solve_interior(black_box(p), &opts).expect("applies"))
