@@ -16,6 +16,7 @@
 #[path = "../crates/thud-dynamics/examples/support/scene_world.rs"]
 mod scene_world;
 
+use glam::Vec3;
 use thud_dynamics::{Settings, SweepOrder};
 
 /// `f` run on a rayon pool of `threads` threads.
@@ -78,49 +79,89 @@ fn pyramid_40_in_two_regions_is_bitwise_identical_on_1_2_and_4_threads() {
         ..Settings::without_sleeping()
     };
     for settings in [Settings::without_sleeping(), built] {
-        let run = |threads: usize| cut_run("pyramid_40", &settings, 90, threads);
+        let run = |threads: usize| cut_run("pyramid_40", &settings, 90, threads, None);
         let Cut {
             hash: one,
             regions,
             blocks,
             threaded,
+            rebuilt_on_threads,
         } = run(1);
         assert!(regions > 80, "{regions} steps swept in regions");
         assert_eq!(blocks, 0, "2 380 manifolds keep the per-sweep order");
-        assert_eq!(threaded, 0);
+        assert_eq!((threaded, rebuilt_on_threads), (0, 0));
         let Cut {
             hash: two,
             threaded,
+            rebuilt_on_threads,
             ..
         } = run(2);
         // (Fewer where the test harness's other threads take a core: a solve whose
         // other thread stalls sends the next ones to one thread, `parallel::COOLING`.)
         assert!(threaded >= 40, "{threaded} of 360 solves on two threads");
+        assert_eq!(rebuilt_on_threads, 0, "the pyramid stands still");
         assert_eq!(two, one, "2 threads differ from 1");
         assert_eq!(run(4).hash, one, "4 threads differ from 1");
     }
 }
 
+/// `pyramid_40` keeping its rows while a box near its middle is pushed out of the
+/// wall's plane: the steps after keep most units' rows and build the moved ones again,
+/// on two threads in the sweeps' dependency order (`Schedule::build_rows`), each
+/// unit's old impulses taken out of `dV` right before its rows are built, as one thread
+/// does. One, two and four threads end in the same bits.
+#[test]
+fn units_built_again_on_two_threads_end_as_on_one() {
+    let settings = Settings::without_sleeping();
+    let kick = Some((30, 400, Vec3::new(0.0, 0.0, 0.3)));
+    let run = |threads: usize| cut_run("pyramid_40", &settings, 60, threads, kick);
+    let one = run(1);
+    assert_eq!(one.rebuilt_on_threads, 0);
+    let two = run(2);
+    assert!(
+        two.rebuilt_on_threads >= 5,
+        "{} steps built units again on two threads",
+        two.rebuilt_on_threads
+    );
+    assert_eq!(two.hash, one.hash, "2 threads differ from 1");
+    assert_eq!(run(4).hash, one.hash, "4 threads differ from 1");
+}
+
 /// What [`cut_run`] saw: the final state's hash, the steps whose sweep was cut into
-/// regions and those in the block order, the solves whose sweeps ran on threads.
+/// regions and those in the block order, the solves whose sweeps ran on threads, the
+/// steps that kept their rows and built some units again on threads.
 struct Cut {
     hash: u64,
     regions: usize,
     blocks: usize,
     threaded: u32,
+    rebuilt_on_threads: usize,
 }
 
-/// The standard scene `name` stepped `steps` times on a pool of `threads`.
-fn cut_run(name: &str, settings: &Settings, steps: usize, threads: usize) -> Cut {
+/// The standard scene `name` stepped `steps` times on a pool of `threads`; with
+/// `kick`, `(step, body, v)`, the scene's body `body` takes the velocity `v` before that
+/// step (from 0).
+fn cut_run(
+    name: &str,
+    settings: &Settings,
+    steps: usize,
+    threads: usize,
+    kick: Option<(usize, usize, Vec3)>,
+) -> Cut {
     on_pool(threads, || {
         let scene = thud_scene::standard(name).expect("standard scene");
         let (mut world, handles) = scene_world::world(&scene, settings.clone());
-        let (mut regions, mut blocks, mut threaded) = (0, 0, 0);
-        for _ in 0..steps {
+        let (mut regions, mut blocks, mut threaded, mut rebuilt_on_threads) = (0, 0, 0, 0);
+        for step in 0..steps {
+            if let Some((_, body, v)) = kick.filter(|k| k.0 == step) {
+                world.set_linear_velocity(handles[body], v).expect("a body");
+            }
             world.step().expect("step");
-            regions += usize::from(world.stats().regions);
-            blocks += usize::from(world.stats().blocks);
-            threaded += world.stats().threaded_solves;
+            let stats = world.stats();
+            regions += usize::from(stats.regions);
+            blocks += usize::from(stats.blocks);
+            threaded += stats.threaded_solves;
+            rebuilt_on_threads += usize::from(stats.rows_rebuilt_on_threads);
         }
         let hash = scene_world::state_hash(&world, &handles);
         Cut {
@@ -128,6 +169,7 @@ fn cut_run(name: &str, settings: &Settings, steps: usize, threads: usize) -> Cut
             regions,
             blocks,
             threaded,
+            rebuilt_on_threads,
         }
     })
 }
@@ -138,7 +180,15 @@ fn cut_run(name: &str, settings: &Settings, steps: usize, threads: usize) -> Cut
 /// in the same bits, with solves on two threads.
 #[test]
 fn pyramid_100_in_the_block_order_is_bitwise_identical_on_1_and_2_threads() {
-    let run = |threads: usize| cut_run("pyramid_100", &Settings::without_sleeping(), 20, threads);
+    let run = |threads: usize| {
+        cut_run(
+            "pyramid_100",
+            &Settings::without_sleeping(),
+            20,
+            threads,
+            None,
+        )
+    };
     let Cut {
         hash: one,
         blocks,

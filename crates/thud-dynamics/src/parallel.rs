@@ -1094,10 +1094,16 @@ impl Schedule {
     /// threads: one sweep of the dependency order, so every body's warm impulses add
     /// up in the serial order, to the bit, and each unit's rows are written by the
     /// thread that sweeps them.
+    ///
+    /// With `stale` (by unit), only the stale units, each one's old impulses taken out
+    /// of `dv` right before its rows are built again, as `WideContacts::rebuild_units`
+    /// does on one thread (a step that keeps the other units' rows, `reuse.rs`); the
+    /// other units' tasks do nothing but pass the order on.
     #[allow(clippy::too_many_arguments)]
     pub fn build_rows(
         &mut self,
         units: &[[u32; 2]],
+        stale: Option<&[bool]>,
         rows: UnitRows<'_>,
         (kernel, shared): (PairKernel, bool),
         inputs: wide_build::Inputs<'_>,
@@ -1116,6 +1122,9 @@ impl Schedule {
         let vel = Shared::new(dv);
         self.run(1, |_, u| {
             let [g0, g1] = units[u].map(|g| g as usize);
+            if stale.is_some_and(|s| !wide::is_stale(s, u)) {
+                return;
+            }
             let dv = &mut SharedVelocities(vel);
             kernel.run(
                 #[inline(always)]
@@ -1124,6 +1133,15 @@ impl Schedule {
                     // (`wide::assign_slots` with a schedule), and its one task runs
                     // once; `dV` as in the sweeps.
                     unsafe {
+                        if stale.is_some() {
+                            // Its rows' impulses as they are out of `dV` first
+                            // (`WideContacts::take_out_unit`), group by group.
+                            for g in [g0, g1].into_iter().filter(|&g| g < groups.len) {
+                                let grp = &groups.slice(g..g + 1)[0];
+                                let (p, tt) = (slots.slice(grp.slots()), t.slice(grp.t_range()));
+                                wide::warm_group::<_, true>(grp, p, tt, dv);
+                            }
+                        }
                         if g1 < groups.len {
                             let a = &mut groups.slice(g0..g0 + 1)[0];
                             let b = &mut groups.slice(g1..g1 + 1)[0];

@@ -115,6 +115,9 @@ pub struct StepStats {
     /// On such a step, the units (one or two groups of four manifolds) whose points
     /// had moved and whose rows it built again.
     pub rows_rebuilt: usize,
+    /// On such a step, those units were built again on the pool's threads, in the
+    /// sweeps' dependency order (a step whose sweeps run there).
+    pub rows_rebuilt_on_threads: bool,
     /// On such a step, the manifolds whose point counts had changed since the step
     /// before, laid into their groups' lanes anew (their units among those built
     /// again).
@@ -153,6 +156,7 @@ impl Default for StepStats {
             joints_broken: 0,
             rows_kept: false,
             rows_rebuilt: 0,
+            rows_rebuilt_on_threads: false,
             rows_relaid: 0,
             regions: false,
             blocks: false,

@@ -865,7 +865,7 @@ const LEVEL_LANES: usize = 8;
 
 /// Whether unit `u` is marked stale (a unit past the marks is).
 #[inline(always)]
-fn is_stale(stale: &[bool], u: usize) -> bool {
+pub(crate) fn is_stale(stale: &[bool], u: usize) -> bool {
     stale.get(u).copied().unwrap_or(true)
 }
 
@@ -1742,12 +1742,7 @@ impl WideContacts {
         let warmed = match warm {
             // A schedule, and a crew to share it with: the rows are built in its
             // dependency order on both threads, each unit by the thread that sweeps it.
-            Some(dv)
-                if !self.pool
-                    && self.schedules()
-                    && !self.schedule.cooling()
-                    && parallel::Crew::active() =>
-            {
+            Some(dv) if self.build_on_crew() => {
                 let rows = parallel::UnitRows {
                     groups: &mut self.groups,
                     slots: &mut self.slots,
@@ -1757,8 +1752,16 @@ impl WideContacts {
                 };
                 let inputs = wide_build::Inputs::of(store);
                 let kernel = (self.pairs, self.shared);
-                self.schedule
-                    .build_rows(&self.units, rows, kernel, inputs, bodies, params, dv);
+                self.schedule.build_rows(
+                    &self.units,
+                    None,
+                    rows,
+                    kernel,
+                    inputs,
+                    bodies,
+                    params,
+                    dv,
+                );
                 true
             }
             Some(dv) if !self.pool => {
@@ -1798,6 +1801,13 @@ impl WideContacts {
         self.split_written = false;
         zeroed(&mut self.impulse, n, [Vec4::ZERO; 3]);
         warmed
+    }
+
+    /// Whether the rows are built on the crew's threads in the schedule's dependency
+    /// order ([`parallel::Schedule::build_rows`]): a schedule, not cooling after a
+    /// stall, and a crew to share it with.
+    fn build_on_crew(&self) -> bool {
+        !self.pool && self.schedules() && !self.schedule.cooling() && parallel::Crew::active()
     }
 
     /// The rows of unit `u` and their warm impulses into `dv`: its two groups as one
@@ -2669,6 +2679,9 @@ impl WideContacts {
     /// unit's old impulses are taken out of it right before its build (else the caller
     /// took them out first: [`take_out_units`](Self::take_out_units)), then its points'
     /// warm impulses from the store go in with the new rows, as the build puts them in.
+    /// With `take_out`, where the build's rows are made on the crew's threads, so are
+    /// these, in the same dependency order and to the same bits; returns whether they
+    /// were.
     pub fn rebuild_units(
         &mut self,
         stale: &[bool],
@@ -2677,7 +2690,25 @@ impl WideContacts {
         params: &BuildParams,
         dv: &mut [Velocity],
         take_out: bool,
-    ) {
+    ) -> bool {
+        if take_out && self.build_on_crew() {
+            // On both of the crew's threads in the dependency order, as the build's
+            // rows are made (`pack`): every body meets its units' take-outs and warm
+            // impulses in the serial order, so the same bits.
+            let rows = parallel::UnitRows {
+                groups: &mut self.groups,
+                slots: &mut self.slots,
+                t: &mut self.t,
+                side: &mut self.side,
+                lanes: &self.lanes,
+            };
+            let inputs = wide_build::Inputs::of(store);
+            let kernel = (self.pairs, self.shared);
+            let units = &self.units;
+            self.schedule
+                .build_rows(units, Some(stale), rows, kernel, inputs, bodies, params, dv);
+            return true;
+        }
         self.pairs.run(
             #[inline(always)]
             || {
@@ -2690,6 +2721,7 @@ impl WideContacts {
                 }
             },
         );
+        false
     }
 
     /// Every stale unit's rows' impulses out of `dV`, before any is built again

@@ -1562,7 +1562,8 @@ impl World {
             }
         }
         let (c, sb) = (&self.contacts, &self.solver);
-        self.wide
+        let on_threads = self
+            .wide
             .rebuild_units(&stale, c, sb, &params, &mut dv, !turned);
         self.solver.dv = dv;
         if turned {
@@ -1613,6 +1614,7 @@ impl World {
         self.exact_last_step = exact && s.solve_substeps > 1 && !self.apart;
         self.count_rows(Some(rebuilt));
         self.stats.rows_relaid = relaid;
+        self.stats.rows_rebuilt_on_threads = on_threads && rebuilt > 0;
         Rows::Kept
     }
 
@@ -1628,6 +1630,7 @@ impl World {
         self.stats.rows_kept = kept.is_some();
         self.stats.rows_rebuilt = kept.unwrap_or(0);
         self.stats.rows_relaid = 0;
+        self.stats.rows_rebuilt_on_threads = false;
     }
 
     /// This step's points from the narrowphase into the contact store, with the
