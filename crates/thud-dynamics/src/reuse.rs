@@ -21,7 +21,9 @@
 //! count; the same awake and kinematic bodies in the same order with the same inverse
 //! masses and inertias; the same manifolds (narrowphase index, bodies, friction,
 //! restitution), each with as many points as at the build or with a count that still
-//! fits its group's wide points (below); no point bouncing, and no overflow set
+//! fits its group's wide points (below) — taken as they are, without a look, while the
+//! store keeps the number its last gather drew (`ContactStore::keys_at`: it has not
+//! gathered since, only taken its points and normals again); no point bouncing, and no overflow set
 //! or exact island but the exact mode's islands of the build in the sequential order
 //! (what reads the store's scalar rows or sets velocities; those islands' scalar rows
 //! are built anew every step, their bodies starting `dV` at zero with their velocity
@@ -95,6 +97,13 @@ pub(crate) struct RowReuse {
     /// Each store manifold's narrowphase index, solver bodies and materials at the
     /// build.
     manifolds: Vec<(u32, u32, u32, f32, f32)>,
+    /// The store's `keys_at` when `manifolds` last matched it (0: never): while the
+    /// store keeps that number its manifolds are those ([`same_manifolds`](Self::same_manifolds)).
+    keys_at: u64,
+    /// The store's `keys_at` at the build (0: not known): while the store keeps it, its
+    /// manifolds have the build's points and the exact mode takes the build's islands
+    /// ([`same_exact`](Self::same_exact)).
+    built_at: u64,
     /// Each store manifold's normal when its rows were built.
     normals: Vec<Vec3>,
     /// Each store point's lever arms `p − c` on its manifold's two bodies when its rows
@@ -147,16 +156,27 @@ impl RowReuse {
     }
 
     /// Whether the store's manifolds (narrowphase index, solver bodies, friction and
-    /// restitution of each) are those of the build.
-    pub(crate) fn same_manifolds(&self, store: &ContactStore) -> bool {
+    /// restitution of each) are those of the build. A store whose `keys_at` is the one
+    /// they were last found equal at has not gathered since (its points and normals
+    /// taken again at most, `ContactStore::regather`): the same, without a look.
+    pub(crate) fn same_manifolds(&mut self, store: &ContactStore) -> bool {
+        if store.keys_at != 0 && store.keys_at == self.keys_at {
+            return true;
+        }
         let keys = keys(store);
-        keys.len() == self.manifolds.len() && keys.zip(&self.manifolds).all(|(k, m)| k == *m)
+        let same =
+            keys.len() == self.manifolds.len() && keys.zip(&self.manifolds).all(|(k, m)| k == *m);
+        self.keys_at = if same { store.keys_at } else { 0 };
+        same
     }
 
     /// Whether the exact mode takes the islands it took at the build: the same
     /// manifolds (an island's points are all taken or none, so each manifold's first
     /// point tells, where point counts changed since).
     pub(crate) fn same_exact(&self, store: &ContactStore) -> bool {
+        if store.keys_at != 0 && store.keys_at == self.built_at {
+            return true;
+        }
         if store.manifold_points == self.points {
             return store.taken == self.taken;
         }
@@ -176,7 +196,7 @@ impl RowReuse {
     /// Returns how many manifolds' counts changed.
     pub(crate) fn relay(&mut self, store: &ContactStore) -> usize {
         let mp = &store.manifold_points;
-        if *mp == self.points {
+        if (store.keys_at != 0 && store.keys_at == self.built_at) || *mp == self.points {
             return 0;
         }
         let mut changed = 0;
@@ -312,6 +332,7 @@ impl RowReuse {
         self.inertia.clear();
         self.rotations.clear();
         self.manifolds.clear();
+        (self.keys_at, self.built_at) = (0, 0);
         self.normals.clear();
         self.taken.clear();
         self.points.clear();
@@ -331,6 +352,7 @@ impl RowReuse {
             self.rotations.push(q);
         }
         self.manifolds.extend(keys(store));
+        (self.keys_at, self.built_at) = (store.keys_at, store.keys_at);
         self.normals
             .extend(store.manifold_inputs.iter().map(|m| m.normal));
         // Each point's arms are its own: with `halves`, two threads take the manifolds
@@ -507,7 +529,7 @@ mod tests {
     #[test]
     fn the_bodies_and_manifolds_must_be_those_of_the_build() {
         let mut store = store();
-        let (r, _) = built(&store);
+        let (mut r, _) = built(&store);
         assert!(r.same_inertia(1, Mat3::IDENTITY));
         assert!(!r.same_inertia(1, Mat3::IDENTITY * 2.0));
         assert!(!r.same_inertia(3, Mat3::IDENTITY));
@@ -517,6 +539,26 @@ mod tests {
         store.manifold_inputs[0].friction = 0.6;
         store.manifold_source[0] = 8;
         assert!(!r.same_manifolds(&store), "another narrowphase manifold");
+    }
+
+    /// A store that has not gathered since the build (the same `keys_at`) has its
+    /// manifolds and points without a look; one that gathered is compared, and where it
+    /// gathered the same manifolds, the next look at that number is free again.
+    #[test]
+    fn a_store_that_kept_its_keys_number_keeps_its_manifolds() {
+        let mut store = store();
+        store.keys_at = crate::contact::next_keys();
+        let (mut r, _) = built(&store);
+        assert!(r.same_manifolds(&store) && r.same_exact(&store));
+        assert_eq!(r.relay(&store), 0);
+        // Gathered again, the same manifolds: compared, and found the same.
+        store.keys_at = crate::contact::next_keys();
+        assert!(r.same_manifolds(&store) && r.same_exact(&store));
+        // Gathered again with another friction: compared, and found changed.
+        store.keys_at = crate::contact::next_keys();
+        store.manifold_inputs[0].friction = 0.5;
+        assert!(!r.same_manifolds(&store));
+        assert!(!r.same_manifolds(&store), "no number vouches for it");
     }
 
     #[test]

@@ -721,6 +721,9 @@ pub(crate) struct WideContacts {
     schedule: Schedule,
     /// Each manifold's (first point, point count) when the groups were formed.
     last_points: Vec<(u32, u32)>,
+    /// The store's `keys_at` when `last_points` was taken from it (0: not known): while
+    /// the store keeps that number, it has those points ([`laid_out_for`](Self::laid_out_for)).
+    points_at: u64,
     /// What the groups read of each solver body when they last read it (`pack`): the
     /// bits of its inverse mass and isotropic `c`, and its frame.
     last_bodies: Vec<(u32, u32, u32)>,
@@ -741,6 +744,10 @@ pub(crate) struct WideContacts {
     /// Whether unit `u` shares no movable body with unit `u + 1`: a sweep without
     /// friction rows may then run the two side by side (`PairKernel::solve_couple`).
     apart: Vec<bool>,
+    /// Whether unit `u` has a group with `T` blocks, which a step that keeps the rows
+    /// always builds again ([`stale_units`](Self::stale_units)): read there instead of
+    /// the groups themselves, 320 bytes each.
+    unit_t_blocks: Vec<bool>,
     /// Sweep in plain order, one sweep after the other (tests compare the two).
     no_wavefront: bool,
     /// Lay out the groups afresh wherever point counts changed (the tests compare it
@@ -1480,6 +1487,7 @@ impl WideContacts {
         }
         self.last_points.clear();
         self.last_points.extend_from_slice(mp);
+        self.points_at = store.keys_at;
         true
     }
 
@@ -1530,6 +1538,10 @@ impl WideContacts {
             && (self.coloring.same_keys
                 || store.manifold_points == self.last_points
                 || self.relane(store));
+        if reuse {
+            // (The lanes hold the store's points as it has them now.)
+            self.points_at = store.keys_at;
+        }
         // A body's isotropic inverse inertia `c` (`I⁻¹ = c·1`; 0 for a fixed body), or
         // `None`: its `T_ang` blocks need the whole matrix.
         let fixed = &self.fixed;
@@ -1589,6 +1601,7 @@ impl WideContacts {
         if !reuse {
             self.last_points.clear();
             self.last_points.extend_from_slice(&store.manifold_points);
+            self.points_at = store.keys_at;
             self.groups.clear();
             self.color_groups.clear();
             self.lanes.clear();
@@ -2505,6 +2518,12 @@ impl WideContacts {
     fn plan_wavefront(&mut self) {
         self.reach.clear();
         self.apart.clear();
+        let groups = &self.groups;
+        self.unit_t_blocks.clear();
+        self.unit_t_blocks.extend(self.units.iter().map(|unit| {
+            unit.iter()
+                .any(|&g| groups.get(g as usize).is_some_and(|gr| gr.t_blocks))
+        }));
         let bodies = self
             .groups
             .iter()
@@ -2625,9 +2644,11 @@ impl WideContacts {
     }
 
     /// Whether the store's manifolds have the points the rows were laid out for (as
-    /// many, manifold by manifold, from the same first point).
+    /// many, manifold by manifold, from the same first point): without a look where the
+    /// store has not gathered since it had them (the same `keys_at`).
     pub fn laid_out_for(&self, store: &ContactStore) -> bool {
-        store.manifold_points == self.last_points
+        (store.keys_at != 0 && store.keys_at == self.points_at)
+            || store.manifold_points == self.last_points
     }
 
     /// Whether the lanes hold the store's points, laying them in anew where some
@@ -2642,17 +2663,21 @@ impl WideContacts {
     /// others' rows (`reuse.rs`): those with a group of `T` blocks (a body of another
     /// inertia turns them as it turns) or a manifold that `moved` (by store manifold).
     pub fn stale_units(&self, stale: &mut Vec<bool>, moved: &[bool]) {
+        debug_assert_eq!(self.unit_t_blocks.len(), self.units.len());
+        let moved = |m: u32| moved.get(m as usize).copied().unwrap_or(false);
         stale.clear();
-        stale.extend(self.units.iter().map(|unit| {
-            unit.iter().any(|&g| {
-                self.groups.get(g as usize).is_some_and(|gr| {
-                    gr.t_blocks
-                        || self.lane_manifolds[g as usize]
-                            .iter()
-                            .any(|&m| moved.get(m as usize).copied().unwrap_or(false))
-                })
-            })
-        }));
+        stale.extend(
+            self.units
+                .iter()
+                .zip(&self.unit_t_blocks)
+                .map(|(unit, &t)| {
+                    t || unit.iter().any(|&g| {
+                        self.lane_manifolds
+                            .get(g as usize)
+                            .is_some_and(|lanes| lanes.iter().any(|&m| moved(m)))
+                    })
+                }),
+        );
     }
 
     /// The last layout's colouring stood by the store's keys, unlooked at
