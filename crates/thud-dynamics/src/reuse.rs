@@ -285,16 +285,56 @@ impl RowReuse {
         );
     }
 
-    /// Store manifold `m`'s rows have just been built again from the store, with the
-    /// bodies' centres of mass `com`.
-    pub(crate) fn rebuilt(&mut self, store: &ContactStore, com: &[Vec3], m: u32) {
-        let (first, n) = store.manifold_points[m as usize];
-        let r = first as usize..(first + n) as usize;
-        let mi = &store.manifold_inputs[m as usize];
-        self.normals[m as usize] = mi.normal;
-        let (ca, cb) = (com[mi.a as usize], com[mi.b as usize]);
-        for (a, p) in self.arms[r.clone()].iter_mut().zip(&store.inputs[r]) {
-            *a = arms(p.point, ca, cb);
+    /// The store manifolds marked in `rebuilt` have just had their rows built again
+    /// from the store, with the bodies' centres of mass `com`: their normals and lever
+    /// arms as built (with `halves`, on the step's two threads).
+    pub(crate) fn rebuilt(
+        &mut self,
+        store: &ContactStore,
+        com: &[Vec3],
+        rebuilt: &[bool],
+        halves: bool,
+    ) {
+        self.take_arms(store, com, Some(rebuilt), halves);
+    }
+
+    /// The normals and lever arms of the store's manifolds (`only`: those marked) as
+    /// they are, with the bodies' centres of mass `com`. Each manifold's are its own:
+    /// with `halves`, two threads take the manifolds of each half of the store
+    /// (`parallel::both`), whose points lie apart.
+    fn take_arms(
+        &mut self,
+        store: &ContactStore,
+        com: &[Vec3],
+        only: Option<&[bool]>,
+        halves: bool,
+    ) {
+        let (mins, points) = (&store.manifold_inputs, &store.manifold_points);
+        let run = |(out, normals, from, to): (&mut [[Vec3A; 2]], &mut [Vec3], usize, usize)| {
+            let base = points.get(from).map_or(0, |&(first, _)| first as usize);
+            let ms = mins[from..to].iter().zip(&points[from..to]).zip(normals);
+            for (k, ((m, &(first, n)), normal)) in ms.enumerate() {
+                if only.is_some_and(|o| !o.get(from + k).copied().unwrap_or(false)) {
+                    continue;
+                }
+                *normal = m.normal;
+                let (ca, cb) = (com[m.a as usize], com[m.b as usize]);
+                let r = first as usize..(first + n) as usize;
+                let at = r.start - base..r.end - base;
+                for (a, p) in out[at].iter_mut().zip(&store.inputs[r]) {
+                    *a = arms(p.point, ca, cb);
+                }
+            }
+        };
+        let mid = points.len() / 2;
+        match points.get(mid).filter(|_| halves) {
+            Some(&(cut, _)) => {
+                let (low, high) = self.arms.split_at_mut(cut as usize);
+                let (nl, nh) = self.normals.split_at_mut(mid);
+                let parts = ((low, nl, 0, mid), (high, nh, mid, points.len()));
+                crate::parallel::both(parts.0, parts.1, run);
+            }
+            None => run((&mut self.arms[..], &mut self.normals[..], 0, points.len())),
         }
     }
 
@@ -353,31 +393,9 @@ impl RowReuse {
         }
         self.manifolds.extend(keys(store));
         (self.keys_at, self.built_at) = (store.keys_at, store.keys_at);
-        self.normals
-            .extend(store.manifold_inputs.iter().map(|m| m.normal));
-        // Each point's arms are its own: with `halves`, two threads take the manifolds
-        // of each half of the store (`parallel::both`), whose points lie apart.
-        let (mins, points) = (&store.manifold_inputs, &store.manifold_points);
+        self.normals.resize(store.manifold_inputs.len(), Vec3::ZERO);
         self.arms.resize(store.inputs.len(), [Vec3A::ZERO; 2]);
-        let run = |(out, from, to): (&mut [[Vec3A; 2]], usize, usize)| {
-            let base = points.get(from).map_or(0, |&(first, _)| first as usize);
-            for (m, &(first, n)) in mins[from..to].iter().zip(&points[from..to]) {
-                let (ca, cb) = (com[m.a as usize], com[m.b as usize]);
-                let r = first as usize..(first + n) as usize;
-                let at = r.start - base..r.end - base;
-                for (a, p) in out[at].iter_mut().zip(&store.inputs[r]) {
-                    *a = arms(p.point, ca, cb);
-                }
-            }
-        };
-        let mid = points.len() / 2;
-        match points.get(mid).filter(|_| halves) {
-            Some(&(cut, _)) => {
-                let (low, high) = self.arms.split_at_mut(cut as usize);
-                crate::parallel::both((low, 0, mid), (high, mid, points.len()), run);
-            }
-            None => run((&mut self.arms[..], 0, points.len())),
-        }
+        self.take_arms(store, com, None, halves);
         self.taken.extend(&store.taken);
         self.points.extend_from_slice(&store.manifold_points);
     }
@@ -482,7 +500,7 @@ mod tests {
         let together = [COM[0], COM[1] + shift, COM[2] + shift];
         assert!(!moved(&r, &shifted, &together));
         // Built again where it is now, it has not moved from there.
-        r.rebuilt(&s, &com, 0);
+        r.rebuilt(&s, &com, &[true], false);
         assert!(!moved(&r, &s, &com));
     }
 
@@ -607,7 +625,7 @@ mod tests {
         assert_eq!(moved(&r, &s), [true, true]);
         s.inputs[2].point.x -= 1.1e-4;
         // Built again, the first has not moved; a second relay changes nothing.
-        r.rebuilt(&s, &COM, 0);
+        r.rebuilt(&s, &COM, &[true, false], false);
         assert_eq!(r.relay(&s), 0);
         assert_eq!(moved(&r, &s), [false, false]);
         assert!(r.same_exact(&s));
@@ -659,5 +677,37 @@ mod tests {
         );
         assert_eq!(arms[1], arms[0], "halves against whole");
         assert_eq!(arms[2], arms[0], "whole again over the halves' array");
+        // The bodies moved and manifolds 0 and 2 were built again: their points' arms
+        // and normals follow, whole or in halves, and manifold 1's stay.
+        let com = [COM[0], COM[1] + Vec3::X, COM[2] - Vec3::Z];
+        let mut moved = store.clone();
+        for m in &mut moved.manifold_inputs {
+            m.normal = Vec3::X;
+        }
+        let mut after = Vec::new();
+        for halves in [false, true] {
+            let mut r = RowReuse::default();
+            r.record(
+                Some((&s, 0.25, 1)),
+                inertia.into_iter().map(|m| (m, Quat::IDENTITY)),
+                &COM,
+                &store,
+                false,
+            );
+            r.rebuilt(&moved, &com, &[true, false, true], halves);
+            after.push((r.arms.clone(), r.normals.clone()));
+        }
+        let (arms_after, normals) = &after[0];
+        assert_eq!(normals, &[Vec3::X, Vec3::Y, Vec3::X]);
+        assert_eq!(arms_after[2..5], arms[0][2..5], "manifold 1 untouched");
+        assert_eq!(
+            arms_after[0][0],
+            Vec3A::from(store.inputs[0].point - com[1])
+        );
+        assert_eq!(
+            arms_after[5][1],
+            Vec3A::from(store.inputs[5].point - com[2])
+        );
+        assert_eq!(after[1], after[0], "halves against whole");
     }
 }

@@ -1572,11 +1572,15 @@ impl World {
             self.build_joint_rows(h);
             self.part_joint_rows(step_h);
         }
+        // Every manifold of a unit built again has its lever arms as built now (`moved`
+        // marks them all; those that moved are among them).
         for u in (0..stale.len()).filter(|&u| stale[u]) {
             for m in self.wide.unit_manifolds(u) {
-                self.row_reuse.rebuilt(&self.contacts, &self.solver.com, m);
+                moved[m as usize] = true;
             }
         }
+        self.row_reuse
+            .rebuilt(&self.contacts, &self.solver.com, &moved, halves);
         (self.stale_units, self.moved_manifolds) = (stale, moved);
         self.wide.resync(&self.contacts, halves);
         // The normal rows' `b̃` from those separations, unit by unit in the first sweep.
