@@ -518,9 +518,16 @@ pub struct BodySet {
     generations: Vec<u32>,
     free: Vec<u32>,
     order: Vec<u32>,
+    /// Bodies inserted and removed so far: while it stands, `order` does.
+    changes: u64,
 }
 
 impl BodySet {
+    /// Bodies inserted and removed so far (the body order stands while this does).
+    pub(crate) fn changes(&self) -> u64 {
+        self.changes
+    }
+
     /// Room for `additional` more bodies without reallocating.
     pub(crate) fn reserve(&mut self, additional: usize) {
         self.slots.reserve(additional);
@@ -554,6 +561,7 @@ impl BodySet {
             (self.slots.len() - 1) as u32
         };
         self.order.push(index);
+        self.changes += 1;
         BodyHandle {
             index,
             generation: self.generations[index as usize],
@@ -569,6 +577,7 @@ impl BodySet {
         self.generations[i] = self.generations[i].wrapping_add(1);
         self.free.push(h.index);
         self.order.retain(|&i| i != h.index);
+        self.changes += 1;
         Ok(body)
     }
 

@@ -686,14 +686,7 @@ mod tests {
         }
         let mut after = Vec::new();
         for halves in [false, true] {
-            let mut r = RowReuse::default();
-            r.record(
-                Some((&s, 0.25, 1)),
-                inertia.into_iter().map(|m| (m, Quat::IDENTITY)),
-                &COM,
-                &store,
-                false,
-            );
+            let (mut r, _) = built(&store);
             r.rebuilt(&moved, &com, &[true, false, true], halves);
             after.push((r.arms.clone(), r.normals.clone()));
         }

@@ -1756,25 +1756,7 @@ impl WideContacts {
             // A schedule, and a crew to share it with: the rows are built in its
             // dependency order on both threads, each unit by the thread that sweeps it.
             Some(dv) if self.build_on_crew() => {
-                let rows = parallel::UnitRows {
-                    groups: &mut self.groups,
-                    slots: &mut self.slots,
-                    t: &mut self.t,
-                    side: &mut self.side,
-                    lanes: &self.lanes,
-                };
-                let inputs = wide_build::Inputs::of(store);
-                let kernel = (self.pairs, self.shared);
-                self.schedule.build_rows(
-                    &self.units,
-                    None,
-                    rows,
-                    kernel,
-                    inputs,
-                    bodies,
-                    params,
-                    dv,
-                );
+                self.build_rows_on_crew(None, store, bodies, params, dv);
                 true
             }
             Some(dv) if !self.pool => {
@@ -1821,6 +1803,30 @@ impl WideContacts {
     /// stall, and a crew to share it with.
     fn build_on_crew(&self) -> bool {
         !self.pool && self.schedules() && !self.schedule.cooling() && parallel::Crew::active()
+    }
+
+    /// The units' rows and their warm impulses into `dv` on the crew's threads, in the
+    /// schedule's dependency order (`stale`: only the units marked, each one's old
+    /// impulses out of `dv` first).
+    fn build_rows_on_crew(
+        &mut self,
+        stale: Option<&[bool]>,
+        store: &ContactStore,
+        bodies: &SolverBodies,
+        params: &BuildParams,
+        dv: &mut [Velocity],
+    ) {
+        let rows = parallel::UnitRows {
+            groups: &mut self.groups,
+            slots: &mut self.slots,
+            t: &mut self.t,
+            side: &mut self.side,
+            lanes: &self.lanes,
+        };
+        let inputs = wide_build::Inputs::of(store);
+        let kernel = (self.pairs, self.shared);
+        self.schedule
+            .build_rows(&self.units, stale, rows, kernel, inputs, bodies, params, dv);
     }
 
     /// The rows of unit `u` and their warm impulses into `dv`: its two groups as one
@@ -2720,18 +2726,7 @@ impl WideContacts {
             // On both of the crew's threads in the dependency order, as the build's
             // rows are made (`pack`): every body meets its units' take-outs and warm
             // impulses in the serial order, so the same bits.
-            let rows = parallel::UnitRows {
-                groups: &mut self.groups,
-                slots: &mut self.slots,
-                t: &mut self.t,
-                side: &mut self.side,
-                lanes: &self.lanes,
-            };
-            let inputs = wide_build::Inputs::of(store);
-            let kernel = (self.pairs, self.shared);
-            let units = &self.units;
-            self.schedule
-                .build_rows(units, Some(stale), rows, kernel, inputs, bodies, params, dv);
+            self.build_rows_on_crew(Some(stale), store, bodies, params, dv);
             return true;
         }
         self.pairs.run(

@@ -81,6 +81,13 @@ pub struct World {
     /// How many solver bodies each half of the body order made in the last step's build
     /// (`World::solver_bodies`).
     solver_counts: [usize; 2],
+    /// What the last build's solver bodies were made from: the body set's insertions
+    /// and removals and the broadphase passes' changes of a body to or from moving
+    /// (`movers_changed`). While both stand, the awake and kinematic bodies are those
+    /// solver bodies, in their order ([`World::keep_bodies_in_halves`]).
+    solver_list_at: Option<(u64, u64)>,
+    /// Bodies the broadphase passes found turned moving or still, so far.
+    movers_changed: u64,
     /// This step sweeps the exact mode's islands once over the whole step (`whole_h`)
     /// while the others take their solve substeps: [`World::take_whole_step`].
     apart: bool,
@@ -119,6 +126,8 @@ pub struct World {
     /// A step that keeps its rows: the bodies in their own angular frames that turned
     /// too far for the build's, with their new frames, and a flag per solver body.
     turned: Vec<(u32, crate::solver_body::Frame)>,
+    /// `turned` of the second half of the solver bodies (`keep_bodies_in_halves`).
+    turned_high: Vec<(u32, crate::solver_body::Frame)>,
     turned_body: Vec<bool>,
     /// This step's broadphase pass saw a body change kind, or a kinematic or sleeping
     /// body (the islands are found again).
@@ -217,6 +226,8 @@ impl World {
             exact_last_step: false,
             solved_on_threads: false,
             solver_counts: [0, 0],
+            solver_list_at: None,
+            movers_changed: 0,
             apart: false,
             whole_h: 0.0,
             whole_body: Vec::new(),
@@ -232,6 +243,7 @@ impl World {
             joint_links: Vec::new(),
             joint_links_now: Vec::new(),
             turned: Vec::new(),
+            turned_high: Vec::new(),
             turned_body: Vec::new(),
             island_bodies_changed: true,
             islands: Islands::default(),
@@ -916,6 +928,7 @@ impl World {
             let moving = Self::is_moving(b);
             if moving != self.moving[slot as usize] {
                 self.moving[slot as usize] = moving;
+                self.movers_changed += 1;
                 for &k in &b.collider_keys {
                     self.broad.set_moving(k, moving);
                 }
@@ -1353,6 +1366,7 @@ impl World {
             counts = made;
         }
         self.solver_counts = counts;
+        self.solver_list_at = Some((self.bodies.changes(), self.movers_changed));
         self.solver.join_frames(counts[0]);
         self.solver_of.fill(0);
         for (k, &slot) in self.solver.body.iter().enumerate().skip(1) {
@@ -1373,7 +1387,28 @@ impl World {
         }
         self.turned.clear();
         // The same awake and kinematic bodies in the same order, with the same mass
-        // properties.
+        // properties: on the crew's two threads where no body came, went, woke or fell
+        // asleep since the build.
+        let list_at = (self.bodies.changes(), self.movers_changed);
+        if self.solver_list_at == Some(list_at)
+            && self.halves_on_crew(self.solver.len(), PAR_SOLVER_BODIES)
+        {
+            if !self.keep_bodies_in_halves(h, step_h) {
+                return Rows::Build;
+            }
+        } else if !self.keep_bodies(h, step_h) {
+            return Rows::Build;
+        }
+        self.keep_rows_of_bodies(h, step_h)
+    }
+
+    /// The bodies' pass of a step that keeps its rows ([`keep_rows`](Self::keep_rows)),
+    /// in the body order: each awake or kinematic body must be the next solver body with
+    /// its mass properties; it takes its centre of mass and velocity without contact
+    /// now (a kinematic body its velocity of the step). Returns false where the step
+    /// must build.
+    fn keep_bodies(&mut self, h: f32, step_h: f32) -> bool {
+        let s = &self.settings;
         let mut k = 1;
         for &slot in self.bodies.order() {
             let b = self.bodies.slot(slot);
@@ -1391,7 +1426,7 @@ impl World {
                 && self.solver.inv_mass[k] == inv_mass
                 && self.row_reuse.same_inertia(k, b.inv_inertia_local);
             if !same {
-                return Rows::Build;
+                return false;
             }
             // One that turned more takes a new frame, and its manifolds' rows are built
             // again (below).
@@ -1402,31 +1437,12 @@ impl World {
                 let rot = Mat3::from_quat(b.pose.rotation);
                 let inv_i = crate::integrate::to_world(rot, b.inv_inertia_local);
                 let Some(f) = crate::solver_body::Frame::of(&inv_i) else {
-                    return Rows::Build;
+                    return false;
                 };
                 self.turned.push((k as u32, f));
             }
             if kinematic {
-                // Its velocity over this step (toward its target, or as set) into its
-                // `dV`, where the rows read it (no sweep writes a kinematic body's `dV`:
-                // its `T` blocks are zero and its lanes not movable), and its centre of
-                // mass now.
-                let u = match b.kinematic_target {
-                    Some(t) => kinematic_velocity(b, t, step_h),
-                    None => Velocity {
-                        lin: b.linear_velocity,
-                        ang: b.angular_velocity,
-                    },
-                };
-                let sb = &mut self.solver;
-                sb.pseudo[k] = Velocity::ZERO;
-                sb.moved[k] = Velocity::ZERO;
-                sb.com[k] = com_at(&b.pose, b.local_com);
-                sb.v0[k] = u;
-                let (now, dv) = (&mut sb.vnc_now[k], &mut sb.dv[k]);
-                dv.lin += u.lin - now.lin;
-                dv.ang += u.ang - now.ang;
-                *now = u;
+                keep_kinematic(&mut self.solver.entry(k).0, b, step_h);
                 k += 1;
                 continue;
             }
@@ -1446,9 +1462,105 @@ impl World {
             take_velocity_without_contact((&mut e, &r), b, s, h);
             k += 1;
         }
-        if k != self.solver.len() {
-            return Rows::Build;
+        k == self.solver.len()
+    }
+
+    /// [`keep_bodies`](Self::keep_bodies) on the crew's two threads, each taking half the
+    /// solver bodies, where the awake and kinematic bodies are known to be the solver
+    /// bodies in their order (`solver_list_at`): first each body's checks, frame, plain
+    /// acceleration and world inertia, then its velocity without contact. Each body's
+    /// entries are its own and it meets the same operations in the same order, so the
+    /// bits are one thread's; and it asks build where that would.
+    fn keep_bodies_in_halves(&mut self, h: f32, step_h: f32) -> bool {
+        let n = self.solver.len();
+        let mid = n.div_ceil(2).max(1);
+        let (s, bodies, reuse) = (&self.settings, &self.bodies, &self.row_reuse);
+        let eps = s.reuse_rows_within;
+        let sb = &mut self.solver;
+        let (body, inv_mass, frame_of) = (&sb.body, &sb.inv_mass, &sb.frame_of);
+        let (acc_lo, acc_hi) = sb.accel.split_at_mut(mid);
+        let (ii_lo, ii_hi) = sb.inv_inertia.split_at_mut(mid);
+        let mut high = std::mem::take(&mut self.turned_high);
+        high.clear();
+        type Part<'a> = (
+            std::ops::Range<usize>,
+            &'a mut [Option<Plain>],
+            &'a mut [Mat3],
+            &'a mut Vec<(u32, crate::solver_body::Frame)>,
+            &'a std::sync::atomic::AtomicBool,
+        );
+        let ok = [true, true].map(std::sync::atomic::AtomicBool::new);
+        let check = |(range, accel, inv_inertia, turned, ok): Part<'_>| {
+            let from = range.start;
+            for k in range {
+                let b = bodies.slot(body[k]);
+                let kinematic = match b.kind {
+                    BodyKind::Dynamic if !b.sleeping => false,
+                    BodyKind::Kinematic => true,
+                    _ => {
+                        ok.store(false, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    }
+                };
+                let m = if kinematic { 0.0 } else { b.inv_mass };
+                if inv_mass[k] != m || !reuse.same_inertia(k, b.inv_inertia_local) {
+                    ok.store(false, std::sync::atomic::Ordering::Relaxed);
+                    return;
+                }
+                if frame_of[k] != u32::MAX && !reuse.same_rotation(k, b.pose.rotation, eps) {
+                    let rot = Mat3::from_quat(b.pose.rotation);
+                    let inv_i = crate::integrate::to_world(rot, b.inv_inertia_local);
+                    let Some(f) = crate::solver_body::Frame::of(&inv_i) else {
+                        ok.store(false, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    };
+                    turned.push((k as u32, f));
+                }
+                if !kinematic {
+                    accel[k - from] = plain_accel(b, s);
+                    if !b.isotropic {
+                        let rot = Mat3::from_quat(b.pose.rotation);
+                        inv_inertia[k - from] =
+                            crate::integrate::to_world(rot, b.inv_inertia_local);
+                    }
+                }
+            }
+        };
+        let low = (
+            1..mid,
+            &mut acc_lo[1..],
+            &mut ii_lo[1..],
+            &mut self.turned,
+            &ok[0],
+        );
+        crate::parallel::both(low, (mid..n, acc_hi, ii_hi, &mut high, &ok[1]), check);
+        self.turned.append(&mut high);
+        self.turned_high = high;
+        if !ok
+            .iter()
+            .all(|o| o.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return false;
         }
+        let run = |mut part: Entries<'_>| {
+            part.each(|_, slot, mut e, r| {
+                let b = bodies.slot(slot);
+                if b.kind == BodyKind::Kinematic {
+                    keep_kinematic(&mut e, b, step_h);
+                } else {
+                    *e.pseudo = Velocity::ZERO;
+                    *e.moved = Velocity::ZERO;
+                    take_velocity_without_contact((&mut e, r), b, s, h);
+                }
+            });
+        };
+        let [lo, hi] = self.solver.halves(mid);
+        crate::parallel::both(lo, hi, run);
+        true
+    }
+
+    /// The rest of [`keep_rows`](Self::keep_rows), once the bodies stand.
+    fn keep_rows_of_bodies(&mut self, h: f32, step_h: f32) -> Rows {
         // The same manifolds with as many points (the store's inputs read the solver
         // bodies, which are the build's). Where the narrowphase list and the colliders are
         // as they were at the last gather, its keys, bodies and islands stand: only the
@@ -2653,6 +2765,28 @@ fn build_params(s: &Settings, h: f32, passes: u32) -> BuildParams {
         warm_start: s.warm_start,
         restitution_threshold: s.restitution_threshold,
     }
+}
+
+/// A kinematic body on a step that keeps its rows: its velocity over this step (toward
+/// its target, or as set) into its `dV`, where the rows read it (no sweep writes a
+/// kinematic body's `dV`: its `T` blocks are zero and its lanes not movable), and its
+/// centre of mass now.
+fn keep_kinematic(e: &mut Entry<'_>, b: &Body, step_h: f32) {
+    let u = match b.kinematic_target {
+        Some(t) => kinematic_velocity(b, t, step_h),
+        None => Velocity {
+            lin: b.linear_velocity,
+            ang: b.angular_velocity,
+        },
+    };
+    *e.pseudo = Velocity::ZERO;
+    *e.moved = Velocity::ZERO;
+    *e.com = com_at(&b.pose, b.local_com);
+    *e.v0 = u;
+    let (now, dv) = (&mut *e.vnc_now, &mut *e.dv);
+    dv.lin += u.lin - now.lin;
+    dv.ang += u.ang - now.ang;
+    *now = u;
 }
 
 /// Velocity that carries a kinematic body from its pose to `target` in `h`.
