@@ -1418,28 +1418,15 @@ impl World {
                 BodyKind::Dynamic => false,
                 BodyKind::Kinematic => true,
             };
-            // (A body in its own angular frame, `solver_body.rs`, keeps the build's frame
-            // with the rows while it has turned less than `reuse_rows_within`, the
-            // tolerance of the lever arms, in any component of its orientation.)
-            let inv_mass = if kinematic { 0.0 } else { b.inv_mass };
-            let same = self.solver.body.get(k) == Some(&slot)
-                && self.solver.inv_mass[k] == inv_mass
-                && self.row_reuse.same_inertia(k, b.inv_inertia_local);
-            if !same {
+            if self.solver.body.get(k) != Some(&slot) {
                 return false;
             }
-            // One that turned more takes a new frame, and its manifolds' rows are built
-            // again (below).
+            let sb = (self.solver.inv_mass[k], self.solver.frame_of[k]);
             let eps = s.reuse_rows_within;
-            if self.solver.frame_of[k] != u32::MAX
-                && !self.row_reuse.same_rotation(k, b.pose.rotation, eps)
-            {
-                let rot = Mat3::from_quat(b.pose.rotation);
-                let inv_i = crate::integrate::to_world(rot, b.inv_inertia_local);
-                let Some(f) = crate::solver_body::Frame::of(&inv_i) else {
-                    return false;
-                };
-                self.turned.push((k as u32, f));
+            match kept_body(&self.row_reuse, k, sb, (b, kinematic), eps) {
+                Err(()) => return false,
+                Ok(Some(f)) => self.turned.push((k as u32, f)),
+                Ok(None) => {}
             }
             if kinematic {
                 keep_kinematic(&mut self.solver.entry(k).0, b, step_h);
@@ -1502,19 +1489,13 @@ impl World {
                         return;
                     }
                 };
-                let m = if kinematic { 0.0 } else { b.inv_mass };
-                if inv_mass[k] != m || !reuse.same_inertia(k, b.inv_inertia_local) {
-                    ok.store(false, std::sync::atomic::Ordering::Relaxed);
-                    return;
-                }
-                if frame_of[k] != u32::MAX && !reuse.same_rotation(k, b.pose.rotation, eps) {
-                    let rot = Mat3::from_quat(b.pose.rotation);
-                    let inv_i = crate::integrate::to_world(rot, b.inv_inertia_local);
-                    let Some(f) = crate::solver_body::Frame::of(&inv_i) else {
+                match kept_body(reuse, k, (inv_mass[k], frame_of[k]), (b, kinematic), eps) {
+                    Err(()) => {
                         ok.store(false, std::sync::atomic::Ordering::Relaxed);
                         return;
-                    };
-                    turned.push((k as u32, f));
+                    }
+                    Ok(Some(f)) => turned.push((k as u32, f)),
+                    Ok(None) => {}
                 }
                 if !kinematic {
                     accel[k - from] = plain_accel(b, s);
@@ -2765,6 +2746,32 @@ fn build_params(s: &Settings, h: f32, passes: u32) -> BuildParams {
         warm_start: s.warm_start,
         restitution_threshold: s.restitution_threshold,
     }
+}
+
+/// Whether solver body `k` (its inverse mass and frame index `sb`), the body `b` (a
+/// `kinematic` one or not), keeps the build's rows: the same inverse mass and local
+/// inertia, else `Err`. A body in its own angular frame (`solver_body.rs`) keeps the
+/// build's frame while it has turned less than `eps` (`reuse_rows_within`, the
+/// tolerance of the lever arms) in any component of its orientation; one that turned
+/// more takes the new frame returned, and its manifolds' rows are built again
+/// (`Err` where its inertia has none).
+fn kept_body(
+    reuse: &RowReuse,
+    k: usize,
+    (inv_mass, frame_of): (f32, u32),
+    (b, kinematic): (&Body, bool),
+    eps: f32,
+) -> Result<Option<crate::solver_body::Frame>, ()> {
+    let m = if kinematic { 0.0 } else { b.inv_mass };
+    if inv_mass != m || !reuse.same_inertia(k, b.inv_inertia_local) {
+        return Err(());
+    }
+    if frame_of == u32::MAX || reuse.same_rotation(k, b.pose.rotation, eps) {
+        return Ok(None);
+    }
+    let rot = Mat3::from_quat(b.pose.rotation);
+    let inv_i = crate::integrate::to_world(rot, b.inv_inertia_local);
+    crate::solver_body::Frame::of(&inv_i).map(Some).ok_or(())
 }
 
 /// A kinematic body on a step that keeps its rows: its velocity over this step (toward
