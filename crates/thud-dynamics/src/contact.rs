@@ -329,6 +329,14 @@ pub(crate) struct BuildContext<'a> {
 }
 
 impl ContactStore {
+    /// Whether the store still holds the keys it drew the number `at` for
+    /// ([`keys_at`](Self::keys_at)): the same manifolds, bodies, points and islands the
+    /// exact mode takes, its points and normals taken again at most. Never for a store
+    /// whose keys are not known (0).
+    pub(crate) fn keys_still(&self, at: u64) -> bool {
+        self.keys_at != 0 && self.keys_at == at
+    }
+
     /// Take this step's points from the manifolds, in store order: what each point's
     /// rows are built from (`inputs`); each manifold's points, where it came from and
     /// its island. The

@@ -22,13 +22,13 @@
 //! masses and inertias; the same manifolds (narrowphase index, bodies, friction,
 //! restitution), each with as many points as at the build or with a count that still
 //! fits its group's wide points (below) — taken as they are, without a look, while the
-//! store keeps the number its last gather drew (`ContactStore::keys_at`: it has not
-//! gathered since, only taken its points and normals again); no point bouncing, and no overflow set
-//! or exact island but the exact mode's islands of the build in the sequential order
-//! (what reads the store's scalar rows or sets velocities; those islands' scalar rows
-//! are built anew every step, their bodies starting `dV` at zero with their velocity
-//! without contact as it is now, as a build does); a warm-start factor of
-//! 1 (the lanes' λ are the warm impulses as they are); at most [`MAX_AGE`] steps since
+//! store keeps the number its last gather drew (`ContactStore::keys_still`: it has not
+//! gathered since, only taken its points and normals again); no point bouncing, and no
+//! overflow set or exact island but the exact mode's islands of the build in the
+//! sequential order (what reads the store's scalar rows or sets velocities; those
+//! islands' scalar rows are built anew every step, their bodies starting `dV` at zero
+//! with their velocity without contact as it is now, as a build does); a warm-start
+//! factor of 1 (the lanes' λ are the warm impulses as they are); at most [`MAX_AGE`] steps since
 //! every row was built. (Joint rows are made anew every step, their old impulses
 //! taken out of `dV` and their warm ones put in. A kinematic body's velocity of the
 //! step goes into its `dV` as a dynamic body's velocity without contact does: no sweep
@@ -160,7 +160,7 @@ impl RowReuse {
     /// they were last found equal at has not gathered since (its points and normals
     /// taken again at most, `ContactStore::regather`): the same, without a look.
     pub(crate) fn same_manifolds(&mut self, store: &ContactStore) -> bool {
-        if store.keys_at != 0 && store.keys_at == self.keys_at {
+        if store.keys_still(self.keys_at) {
             return true;
         }
         let keys = keys(store);
@@ -174,7 +174,7 @@ impl RowReuse {
     /// manifolds (an island's points are all taken or none, so each manifold's first
     /// point tells, where point counts changed since).
     pub(crate) fn same_exact(&self, store: &ContactStore) -> bool {
-        if store.keys_at != 0 && store.keys_at == self.built_at {
+        if store.keys_still(self.built_at) {
             return true;
         }
         if store.manifold_points == self.points {
@@ -196,7 +196,7 @@ impl RowReuse {
     /// Returns how many manifolds' counts changed.
     pub(crate) fn relay(&mut self, store: &ContactStore) -> usize {
         let mp = &store.manifold_points;
-        if (store.keys_at != 0 && store.keys_at == self.built_at) || *mp == self.points {
+        if store.keys_still(self.built_at) || *mp == self.points {
             return 0;
         }
         let mut changed = 0;

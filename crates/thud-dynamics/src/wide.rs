@@ -2653,8 +2653,7 @@ impl WideContacts {
     /// many, manifold by manifold, from the same first point): without a look where the
     /// store has not gathered since it had them (the same `keys_at`).
     pub fn laid_out_for(&self, store: &ContactStore) -> bool {
-        (store.keys_at != 0 && store.keys_at == self.points_at)
-            || store.manifold_points == self.last_points
+        store.keys_still(self.points_at) || store.manifold_points == self.last_points
     }
 
     /// Whether the lanes hold the store's points, laying them in anew where some
