@@ -433,6 +433,70 @@ fn a_field_of_9000_balls_is_bitwise_identical_on_1_2_and_4_threads() {
     }
 }
 
+/// A field of 1 200 balls resting on the ground with sleeping on and the pool forced
+/// on, so that the bodies are looked at in two halves (`World::make_collider_boxes`):
+/// the balls fall asleep, a few are pushed awake, and the ones they hit wake with them.
+/// Bodies that start or stop moving are handed back to the stepping thread, and one,
+/// two and four threads end in the same bits.
+#[test]
+fn balls_that_fall_asleep_and_wake_on_two_threads_end_as_on_one() {
+    use thud_dynamics::{BodyBuilder, Collider, World};
+    let run = |threads: usize| {
+        on_pool(threads, || {
+            let settings = Settings {
+                parallel_min_pairs: 0,
+                ..Settings::default()
+            };
+            let mut world = World::new(settings);
+            world
+                .add_body(
+                    BodyBuilder::fixed()
+                        .position(Vec3::new(20.0, -0.5, 15.0))
+                        .collider(Collider::cuboid(Vec3::new(25.0, 0.5, 20.0))),
+                )
+                .expect("ground");
+            let mut handles = Vec::new();
+            for k in 0..1200 {
+                let p = Vec3::new((k / 30) as f32, 0.45, (k % 30) as f32);
+                let ball = BodyBuilder::dynamic()
+                    .position(p)
+                    .collider(Collider::sphere(0.45));
+                handles.push(world.add_body(ball).expect("ball"));
+            }
+            let asleep = |world: &World, handles: &[thud_dynamics::BodyHandle]| {
+                handles
+                    .iter()
+                    .filter(|&&h| world.body(h).expect("ball").is_sleeping())
+                    .count()
+            };
+            for _ in 0..90 {
+                world.step().expect("step");
+            }
+            let slept = asleep(&world, &handles);
+            for k in (0..12).map(|j| j * 97 + 5) {
+                world
+                    .apply_impulse(handles[k], Vec3::new(2.0, 0.0, 0.5))
+                    .expect("push");
+            }
+            for _ in 0..20 {
+                world.step().expect("step");
+            }
+            let awake = handles.len() - asleep(&world, &handles);
+            (scene_world::state_hash(&world, &handles), slept, awake)
+        })
+    };
+    let (one, slept, awake) = run(1);
+    assert_eq!(slept, 1200, "every ball asleep before the push");
+    assert!(awake >= 12, "{awake} balls awake after the push");
+    for threads in [2, 4] {
+        assert_eq!(
+            run(threads),
+            (one, slept, awake),
+            "{threads} threads differ from 1"
+        );
+    }
+}
+
 /// `pyramid_20` with a 6-box column beside it that the exact mode takes and sweeps
 /// apart (its rows over the whole step, its sweeps after the groups' in the last
 /// substep), stepped with the pool forced on: one, two and four threads end in the

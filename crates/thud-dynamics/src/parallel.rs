@@ -344,13 +344,16 @@ impl Crew {
     }
 }
 
-/// `f(a)` and `f(b)`, on this thread and the step's crew's helper at once where it
-/// serves ([`Crew::serving`]), else one after the other. Each takes whichever of the two
-/// is left; the helper may take none (then this thread runs both). For work split into
+/// `f(a)` and `f(b)`, on this thread and the step's crew's helper at once in a step
+/// with a crew, else one after the other. Each takes whichever of the two is left; the
+/// helper may take none (then this thread runs both). The job is posted even before the
+/// helper has come ([`Crew::serving`]): at a step's start the helper is still waking
+/// (40–70 µs), and one that comes while this thread runs `f(a)` takes `f(b)` (the
+/// broadphase's bodies, `World::make_collider_boxes`). For work split into
 /// two halves that touch nothing in common (`World::integrate`'s bodies, the manifolds
 /// of `RowReuse::moved`, the wide points of `WideContacts::resync`).
 pub(crate) fn both<T: Send>(a: T, b: T, f: impl Fn(T) + Sync) {
-    let Some(crew) = Crew::current().filter(|c| c.helper.load(Ordering::Acquire)) else {
+    let Some(crew) = Crew::current() else {
         f(a);
         f(b);
         return;

@@ -154,10 +154,9 @@ pub struct World {
     dirty: Vec<u32>,
     /// Whether this step uses the rayon pool (`uses_pool`).
     pool: bool,
-    /// The moving colliders' new poses and boxes that each half of the body order
-    /// left for the stepping thread to hand over: those whose key lies outside the
-    /// half's range (`World::make_collider_boxes`).
-    collider_boxes: [Vec<(u32, Pose, Aabb, Vec3)>; 2],
+    /// What each half of the body order left for the stepping thread
+    /// (`World::make_collider_boxes`).
+    collider_boxes: [BoxHalf; 2],
     /// Build every point's scalar rows where the exact mode reads only its islands'
     /// (the unit test that compares the two).
     #[cfg(test)]
@@ -894,6 +893,38 @@ impl World {
         }
     }
 
+    /// A body's look at the step's start: its kind and moving flags brought up to date
+    /// (a body that starts or stops moving changes trees in the broadphase), and, where
+    /// `boxes`, a moving body's colliders' poses and boxes made. Whether the islands'
+    /// bodies may have changed (`island_bodies_changed`).
+    #[inline(always)]
+    fn look_at_body(&mut self, slot: u32, boxes: bool) -> bool {
+        let b = self.bodies.slot(slot);
+        let (dynamic, moving, unsettled) = Self::flags(b);
+        let changed = self.dynamic[slot as usize] != dynamic || unsettled;
+        self.dynamic[slot as usize] = dynamic;
+        if moving != self.moving[slot as usize] {
+            self.moving[slot as usize] = moving;
+            self.movers_changed += 1;
+            for &k in &b.collider_keys {
+                self.broad.set_moving(k, moving);
+            }
+        }
+        if moving && boxes {
+            self.refresh_colliders(slot);
+        }
+        changed
+    }
+
+    /// Whether a body is dynamic, whether it moves (`is_moving`), and whether it keeps
+    /// the islands from standing as they were (kinematic, or dynamic and asleep).
+    #[inline(always)]
+    fn flags(b: &Body) -> (bool, bool, bool) {
+        let dynamic = b.kind == BodyKind::Dynamic;
+        let unsettled = b.kind == BodyKind::Kinematic || (dynamic && b.sleeping);
+        (dynamic, Self::is_moving(b), unsettled)
+    }
+
     fn refresh_colliders(&mut self, slot: u32) {
         let margin = self.settings.contact_margin;
         let b = self.bodies.slot(slot);
@@ -911,35 +942,21 @@ impl World {
     }
 
     fn broad_phase(&mut self) {
-        // With the step's crew, the moving colliders' poses and boxes are made by the
-        // two threads, each for one half of the body order, then handed to the
-        // broadphase in body order on this thread (`make_collider_boxes`).
+        // With the step's crew, the bodies are looked at and the moving colliders'
+        // poses and boxes made by the two threads, each for one half of the body order
+        // (`make_collider_boxes`).
         let halves = self.pool && self.bodies.order().len() >= PAR_BODIES;
         self.broad.set_parallel(self.pool_now());
-        let mut changed = false;
-        for i in 0..self.bodies.order().len() {
-            let slot = self.bodies.order()[i];
-            let b = self.bodies.slot(slot);
-            let dynamic = b.kind == BodyKind::Dynamic;
-            changed |= self.dynamic[slot as usize] != dynamic
-                || b.kind == BodyKind::Kinematic
-                || (dynamic && b.sleeping);
-            self.dynamic[slot as usize] = dynamic;
-            let moving = Self::is_moving(b);
-            if moving != self.moving[slot as usize] {
-                self.moving[slot as usize] = moving;
-                self.movers_changed += 1;
-                for &k in &b.collider_keys {
-                    self.broad.set_moving(k, moving);
-                }
+        let changed = if halves {
+            self.make_collider_boxes()
+        } else {
+            let mut changed = false;
+            for i in 0..self.bodies.order().len() {
+                let slot = self.bodies.order()[i];
+                changed |= self.look_at_body(slot, true);
             }
-            if moving && !halves {
-                self.refresh_colliders(slot);
-            }
-        }
-        if halves {
-            self.make_collider_boxes();
-        }
+            changed
+        };
         self.island_bodies_changed = changed;
         let mut dirty = std::mem::take(&mut self.dirty);
         for &slot in &dirty {
@@ -989,16 +1006,18 @@ impl World {
         });
     }
 
-    /// The moving colliders' poses and boxes, made for each half of the body order on
-    /// one of the crew's two threads (`parallel::both`; one after the other without a
-    /// helper) and handed to the broadphase there: each half writes the poses and
-    /// updates the proxies of its own range of collider keys (`update_in_parts`, split
-    /// where the second half's colliders start: keys follow the body order where the
-    /// bodies were added in it). A collider outside its half's range is handed over
-    /// afterwards on this thread. The same boxes as `refresh_colliders` body by body,
-    /// so the same pairs.
-    fn make_collider_boxes(&mut self) {
-        let (bodies, moving) = (&self.bodies, &self.moving);
+    /// The bodies' look at the step's start (`look_at_body`) and the moving colliders'
+    /// poses and boxes, made for each half of the body order on one of the crew's two
+    /// threads (`parallel::both`; one after the other without a helper) and handed to
+    /// the broadphase there: each half writes the poses and updates the proxies of its
+    /// own range of collider keys (`update_in_parts`, split where the second half's
+    /// colliders start: keys follow the body order where the bodies were added in it).
+    /// A collider outside its half's range is handed over afterwards on this thread,
+    /// and so is a body whose kind or moving flag changed, in body order: it changes
+    /// the flags and the broadphase's trees (`look_at_body`). The same boxes as body by
+    /// body, so the same pairs. Whether the islands' bodies may have changed.
+    fn make_collider_boxes(&mut self) -> bool {
+        let (bodies, moving, dynamic) = (&self.bodies, &self.moving, &self.dynamic);
         let colliders = &mut self.colliders;
         let (local, shapes) = (&colliders.local, &colliders.shapes);
         let (margin, dt) = (self.settings.contact_margin, self.settings.dt);
@@ -1014,13 +1033,23 @@ impl World {
         self.broad.update_in_parts(split, |[part_a, part_b]| {
             let half_a = (a, part_a, poses_a, 0, &mut first);
             let half_b = (b, part_b, poses_b, at, &mut second);
-            crate::parallel::both(half_a, half_b, |(slots, part, poses, start, left)| {
-                left.clear();
+            crate::parallel::both(half_a, half_b, |(slots, part, poses, start, out)| {
+                out.left.clear();
+                out.flagged.clear();
+                // (Summed here and stored once: the two halves' outputs share a cache
+                // line.)
+                let mut changed = false;
                 for &slot in slots {
-                    if !moving[slot as usize] {
+                    let b = bodies.slot(slot);
+                    let (is_dynamic, is_moving, unsettled) = Self::flags(b);
+                    if is_dynamic != dynamic[slot as usize] || is_moving != moving[slot as usize] {
+                        out.flagged.push(slot);
                         continue;
                     }
-                    let b = bodies.slot(slot);
+                    changed |= unsettled;
+                    if !is_moving {
+                        continue;
+                    }
                     let ahead = b.linear_velocity * (AHEAD_STEPS * dt);
                     for &k in &b.collider_keys {
                         let (pose, aabb) = collider_box((local, shapes), k, b, margin);
@@ -1030,17 +1059,25 @@ impl World {
                                 *p = pose;
                                 part.update_moving(k, aabb, ahead);
                             }
-                            None => left.push((k, pose, aabb, ahead)),
+                            None => out.left.push((k, pose, aabb, ahead)),
                         }
                     }
                 }
+                out.changed = changed;
             });
         });
-        for &(k, pose, aabb, ahead) in first.iter().chain(&second) {
-            self.colliders.poses[k as usize] = pose;
-            self.broad.update_moving(k, aabb, ahead);
+        let mut changed = first.changed || second.changed;
+        for half in [&first, &second] {
+            for &(k, pose, aabb, ahead) in &half.left {
+                self.colliders.poses[k as usize] = pose;
+                self.broad.update_moving(k, aabb, ahead);
+            }
+        }
+        for &slot in first.flagged.iter().chain(&second.flagged) {
+            changed |= self.look_at_body(slot, true);
         }
         self.collider_boxes = [first, second];
+        changed
     }
 
     fn narrow_phase(&mut self) {
@@ -2385,6 +2422,20 @@ impl<'a> PairFilter<'a> {
                 && !self.joints.excludes(sa, sb)
         });
     }
+}
+
+/// What one half of the body order left for the stepping thread
+/// (`World::make_collider_boxes`).
+#[derive(Debug, Default)]
+struct BoxHalf {
+    /// The moving colliders' new poses and boxes whose keys lie outside the half's
+    /// range.
+    left: Vec<(u32, Pose, Aabb, Vec3)>,
+    /// The bodies whose kind or moving flag changed, in body order.
+    flagged: Vec<u32>,
+    /// One of its other bodies is kinematic or a sleeping dynamic one
+    /// (`island_bodies_changed`).
+    changed: bool,
 }
 
 /// How many steps of travel a moving collider's new broadphase box reaches ahead
