@@ -10,6 +10,10 @@
 //! heap holds no dense matrix between solves): `tower_20` at the defaults allocates on
 //! the steps that solve it exactly and on no other, and with PGS alone on none.
 //!
+//! Two threads too: a step that uses the pool allocates nothing once its buffers have
+//! grown (until the twenty-eighth session the crew's broadcast and the narrowphase's
+//! split took three allocations a step).
+//!
 //! One test in this binary: the counter is global, so no other test may run beside it.
 
 // A global allocator is the one place this project writes `unsafe`: `GlobalAlloc` is an
@@ -161,5 +165,33 @@ fn resting_steps_allocate_nothing() {
             on_exact <= 64 * exact,
             "tower_20: {on_exact} allocations for {exact} exact solves"
         );
+    });
+    // On two threads: the step's crew (its helper started by a join, whose jobs live on
+    // the stack), the sweeps in two parts, the narrowphase's chunks (their patches and
+    // scratch kept between steps) and every pass in halves allocate nothing either,
+    // on any of the pool's threads.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("pool");
+    pool.install(|| {
+        for name in ["pyramid_40", "pyramid3d_10"] {
+            let scene = thud_scene::standard(name).expect("standard scene");
+            let (mut world, _) = scene_world::world(&scene, Settings::without_sleeping());
+            for _ in 0..120 {
+                world.step().expect("step");
+            }
+            let mut threaded = 0;
+            COUNT.store(0, Ordering::Relaxed);
+            ON.store(true, Ordering::Relaxed);
+            for _ in 0..30 {
+                world.step().expect("step");
+                threaded += world.stats().threaded_solves;
+            }
+            ON.store(false, Ordering::Relaxed);
+            let n = COUNT.load(Ordering::Relaxed);
+            assert!(threaded > 0, "{name}: no solve on the two threads");
+            assert_eq!(n, 0, "{name}: {n} allocations in 30 two-thread steps");
+        }
     });
 }

@@ -268,7 +268,7 @@ fn bodies_come_and_go(settings: &Settings) {
 }
 
 /// Worlds stepped side by side on one two-thread pool (a game stepping several scenes
-/// in a `par_iter`): each step of a cut `pyramid_40` broadcasts its crew while the
+/// in a `par_iter`): each step of a cut `pyramid_40` starts its crew while the
 /// others' steps run on the same two threads, nested in each other's helpers. Every
 /// world ends in the bits it reaches stepped alone on one thread, and none waits
 /// forever.

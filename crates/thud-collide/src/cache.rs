@@ -100,10 +100,11 @@ const AHEAD_BLOCK: usize = 64;
 /// store) is shown by [`NarrowPhase::update_tapped`]: each manifold an update in place
 /// leaves where it was, as it stands after the update, while it is still in cache.
 ///
-/// An update split over the pool splits the tap too: each chunk of the list gets the
-/// part [`split_front`](Self::split_front) cuts off for it, in list order, and shows
-/// it its own manifolds on its thread; the parts come back through
-/// [`absorb`](Self::absorb), in list order.
+/// An update split over the pool splits the tap too: each half of its chunks gets the
+/// part [`split_front`](Self::split_front) cuts off for it, in list order, and cuts it
+/// again for its own halves, down to one part per chunk, which is shown its chunk's
+/// manifolds on its thread; each tap takes its parts back through
+/// [`absorb`](Self::absorb), the front one first.
 pub trait ManifoldTap: Send + Sized {
     /// Manifold `index` of the list (its pair and sub-shapes as before the update; its
     /// points, their number included, may have changed).
@@ -187,6 +188,11 @@ pub struct NarrowPhase {
     carry: Vec<PairManifold>,
     /// Scratch of the in-place update: pairs whose manifolds changed structure.
     patches: Patches,
+    /// Scratch of the in-place update split over the pool: each chunk's first pair
+    /// state and the list range of its manifolds, and what each chunk's task leaves
+    /// (kept between steps, so a split update allocates nothing once they have grown).
+    chunks: Vec<(usize, usize, usize)>,
+    chunk_outs: Vec<ChunkWork>,
     /// Scratch of the in-place update: the manifolds of new pairs (`merge_pairs`).
     inserts: Patches,
     /// Whether `merge_pairs` dropped a pair that had manifolds.
@@ -234,6 +240,8 @@ impl NarrowPhase {
             rotations_ahead: false,
             carry: Vec::new(),
             patches: Patches::default(),
+            chunks: Vec::new(),
+            chunk_outs: Vec::new(),
             inserts: Patches::default(),
             gone: false,
             runs: Vec::new(),
@@ -611,48 +619,36 @@ impl NarrowPhase {
         };
         let total = self.states.len();
         let split = self.parallel && total > CHUNK && rayon::current_num_threads() > 1;
+        // (The split's lists are made ready on every update, so that the first step
+        // that splits, once the pool's helper has come, allocates no more than the
+        // others.)
+        let n = total.div_ceil(CHUNK);
+        self.chunks.clear();
+        self.chunks.reserve(n);
+        if self.chunk_outs.len() < n {
+            self.chunk_outs.resize_with(n, ChunkWork::default);
+        }
         let recomputed = if split {
-            // Split states, manifolds and normals into matching disjoint chunks.
-            let mut parts = Vec::with_capacity(total / CHUNK + 1);
-            let (mut st, mut ms, mut ns) = (
+            // Chunks of `CHUNK` pair states and the manifolds they own. (Manifolds of
+            // pairs gone since last step may lie between two chunks.)
+            for (k, c) in self.states.chunks(CHUNK).enumerate() {
+                let begin = c.first().map_or(0, |x| x.start as usize);
+                let end = c.last().map_or(0, |x| (x.start + x.count) as usize);
+                self.chunks.push((k * CHUNK, begin, end));
+            }
+            let lists = (
                 &mut self.states[..],
                 &mut self.manifolds[..],
                 &mut self.normals[..],
+                0,
             );
-            // (Manifolds of pairs gone since last step may lie between two chunks.)
-            let (mut first, mut consumed) = (0, 0);
-            while !st.is_empty() {
-                let k = CHUNK.min(st.len());
-                let (s0, s1) = st.split_at_mut(k);
-                let end = s0.last().map_or(0, |x| (x.start + x.count) as usize);
-                let begin = s0.first().map_or(0, |x| x.start as usize);
-                let (_, m) = std::mem::take(&mut ms).split_at_mut(begin - consumed);
-                let (_, n) = std::mem::take(&mut ns).split_at_mut(begin - consumed);
-                let (m0, m1) = m.split_at_mut(end - begin);
-                let (n0, n1) = n.split_at_mut(end - begin);
-                parts.push(((s0, first), m0, n0, begin, tap.split_front(end)));
-                (first, consumed) = (first + k, end);
-                st = s1;
-                ms = m1;
-                ns = n1;
-            }
-            // Each chunk's patches and part of the tap, in chunk order.
-            let outs: Vec<(usize, Patches, T)> = parts
-                .into_par_iter()
-                .map(|(s, m, n, begin, mut part)| {
-                    let mut patches = Patches::default();
-                    let r = crate::flushed(|| {
-                        ctx.run(s, m, n, begin, (&mut Vec::new(), &mut part), &mut patches)
-                    });
-                    (r, patches, part)
-                })
-                .collect();
+            run_chunks(&ctx, &self.chunks, lists, &mut self.chunk_outs[..n], tap);
+            // Each chunk's patches, in chunk order.
             self.patches.clear();
             let mut all = 0;
-            for (r, mut p, part) in outs {
-                all += r;
-                self.patches.append(&mut p);
-                tap.absorb(part);
+            for out in &mut self.chunk_outs[..n] {
+                all += out.recomputed;
+                self.patches.append(&mut out.patches);
             }
             all
         } else {
@@ -803,6 +799,69 @@ impl NarrowPhase {
         self.normals.clear();
         self.states.clear();
         self.keys.clear();
+    }
+}
+
+/// What one chunk's task of a split in-place update leaves: how many of its pairs it
+/// computed afresh, its patches, and its scratch manifolds.
+#[derive(Clone, Debug, Default)]
+struct ChunkWork {
+    recomputed: usize,
+    patches: Patches,
+    scratch: Vec<(u32, u32, Manifold)>,
+}
+
+/// The in-place update of the chunks `chunks` (each chunk's first pair state, and the
+/// list range of its manifolds) over the lists `states`, `ms` and `ns` (the manifolds'
+/// and normals' from list index `base`), chunk `k`'s results in `outs[k]`: the two
+/// halves of the chunks on two of the pool's tasks (`rayon::join`, whose jobs live on
+/// the stack), down to one chunk a task. `tap` gives each half its part
+/// ([`ManifoldTap::split_front`]) and takes them back after, the front one first: a
+/// chunk's manifolds are shown to a part that only its chunk sees.
+fn run_chunks<T: ManifoldTap>(
+    ctx: &InPlace<'_>,
+    chunks: &[(usize, usize, usize)],
+    (states, ms, ns, base): (&mut [PairState], &mut [PairManifold], &mut [Vec3], usize),
+    outs: &mut [ChunkWork],
+    tap: &mut T,
+) {
+    let (Some(&(first, begin, end)), Some(out)) = (chunks.first(), outs.first_mut()) else {
+        return;
+    };
+    if chunks.len() == 1 {
+        let (m, n) = (
+            &mut ms[begin - base..end - base],
+            &mut ns[begin - base..end - base],
+        );
+        let ChunkWork {
+            recomputed,
+            patches,
+            scratch,
+        } = out;
+        patches.clear();
+        *recomputed =
+            crate::flushed(|| ctx.run((states, first), m, n, begin, (scratch, tap), patches));
+        return;
+    }
+    let mid = chunks.len() / 2;
+    let (front, back) = chunks.split_at(mid);
+    let (Some(&(_, _, front_end)), Some(&(back_first, back_begin, _)), Some(&(_, _, end))) =
+        (front.last(), back.first(), back.last())
+    else {
+        return;
+    };
+    let (s0, s1) = states.split_at_mut(back_first - first);
+    let (m0, m1) = ms.split_at_mut(back_begin - base);
+    let (n0, n1) = ns.split_at_mut(back_begin - base);
+    let (o0, o1) = outs.split_at_mut(mid);
+    let mut parts = [tap.split_front(front_end), tap.split_front(end)];
+    let [p0, p1] = &mut parts;
+    rayon::join(
+        || run_chunks(ctx, front, (s0, m0, n0, base), o0, p0),
+        || run_chunks(ctx, back, (s1, m1, n1, back_begin), o1, p1),
+    );
+    for part in parts {
+        tap.absorb(part);
     }
 }
 

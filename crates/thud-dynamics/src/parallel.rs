@@ -71,8 +71,10 @@
 //! ([`Crew`]): the sweeps' jobs reach it in well under a microsecond instead of the
 //! 40–70 µs a sleeping pool thread takes to wake (four solves a step). The step hands
 //! no other work to the pool (its joins and parallel iterators) until that helper has
-//! come ([`Crew::pool_ready`]): a thread that took one of the step's jobs before its
-//! broadcast would serve inside that job, and the step would wait for the job forever.
+//! come ([`Crew::pool_ready`]): a thread that took one of the step's jobs before the
+//! helper's would serve inside that job, and the step would wait for the job forever.
+//! The helper's job is the second of a `rayon::join` whose first is the step
+//! (`World::step_dt`): the pool thread that steals it is the helper.
 //! A helper idle for [`ABANDON`] leaves the step (it may be serving inside a job of
 //! another world's step that this step waits for). **Stalls.** A
 //! wait on a part whose thread has run no task for [`STALL`] (its core went to another
@@ -230,7 +232,8 @@ impl Crew {
     }
 
     /// Makes this crew the current thread's until the guard drops (called on the pool
-    /// thread that runs the step, before the helpers are broadcast).
+    /// thread that runs the step, as the step starts: the helper's job may be stolen
+    /// before, which [`serve`](Self::serve) does not mind).
     pub(crate) fn enter(&self) -> OnCrew<'_> {
         let me = rayon::current_thread_index().unwrap_or(usize::MAX);
         self.stepper.store(me, Ordering::Release);
@@ -238,11 +241,14 @@ impl Crew {
         OnCrew(self)
     }
 
-    /// The helper's loop, broadcast to the pool's threads for the step: the first
-    /// thread other than the stepping one runs posted jobs, and the pool's other work,
-    /// until the step ends; every other thread returns at once. (A job spawned on the
-    /// stepping thread's own queue could be run by that thread itself while it waits
-    /// in a join, and never return; a broadcast reaches each thread once.)
+    /// The helper's loop, the second job of the step's `rayon::join` (`World::step_dt`;
+    /// a join's jobs live on the stack, where a broadcast allocated one a step): the
+    /// pool thread that steals it while the stepping thread runs the step runs posted
+    /// jobs, and the pool's other work, until the step ends. The stepping thread takes
+    /// it back itself where nobody stole it before the step's end, and it returns at
+    /// once. It cannot meet it sooner: the step hands the pool nothing (no join of its
+    /// own to wait in) until a helper serves ([`Crew::pool_ready`]), and the only way a
+    /// helper comes is by stealing this job.
     pub(crate) fn serve(&self, index: usize) {
         if index == self.stepper.load(Ordering::Acquire) || self.helper.swap(true, Ordering::AcqRel)
         {
@@ -308,8 +314,8 @@ impl Crew {
     /// iterators): it runs no step with a crew, or its crew's helper has come.
     ///
     /// Before that, a job of the step's could be taken by the helper's thread ahead of
-    /// its broadcast, which the thread would then run inside that job while waiting in
-    /// it, and serve there until the step ends while the step waits for the job: the
+    /// the helper's job, which the thread would then run inside that job while waiting
+    /// in it, and serve there until the step ends while the step waits for the job: the
     /// step hands nothing to the pool until its helper serves, so every job of the
     /// step's runs inside the helper's loop, never around it.
     pub(crate) fn pool_ready() -> bool {
@@ -1855,68 +1861,72 @@ pub(crate) mod tests {
         pool.install(|| {
             assert!(Crew::pool_ready(), "no step, no crew: the pool is free");
             let crew = Crew::default();
-            rayon::scope(|s| {
-                let _on = crew.enter();
-                assert!(!Crew::pool_ready(), "no helper yet");
-                s.spawn_broadcast(|_, ctx| crew.serve(ctx.index()));
-                let t = Instant::now();
-                while !Crew::pool_ready() {
-                    assert!(t.elapsed() < Duration::from_secs(30), "no helper came");
-                    std::thread::yield_now();
-                }
-                // A posted job runs on both threads.
-                let runs = std::sync::atomic::AtomicUsize::new(0);
-                let both = || {
-                    runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let _on = crew.enter();
+            assert!(!Crew::pool_ready(), "no helper yet");
+            // The helper's job as `World::step_dt` leaves it (the step on this thread).
+            let serve = || crew.serve(rayon::current_thread_index().unwrap_or(usize::MAX));
+            rayon::join(
+                || {
                     let t = Instant::now();
-                    while runs.load(std::sync::atomic::Ordering::Relaxed) < 2
-                        && t.elapsed() < Duration::from_secs(30)
-                    {
+                    while !Crew::pool_ready() {
+                        assert!(t.elapsed() < Duration::from_secs(30), "no helper came");
                         std::thread::yield_now();
                     }
-                };
-                crew.run(&both);
-                assert_eq!(runs.into_inner(), 2, "the helper ran the job too");
-                // `both`: each half once, the helper taking one where it is quick (here
-                // the first half waits for the second to start, so two threads ran
-                // them).
-                let threads = std::sync::Mutex::new(Vec::new());
-                let started = std::sync::atomic::AtomicUsize::new(0);
-                super::both(0usize, 1usize, |k| {
-                    started.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let t = Instant::now();
-                    while k == 0
-                        && started.load(std::sync::atomic::Ordering::Relaxed) < 2
-                        && t.elapsed() < Duration::from_secs(30)
-                    {
-                        std::thread::yield_now();
-                    }
+                    // A posted job runs on both threads.
+                    let runs = std::sync::atomic::AtomicUsize::new(0);
+                    let both = || {
+                        runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let t = Instant::now();
+                        while runs.load(std::sync::atomic::Ordering::Relaxed) < 2
+                            && t.elapsed() < Duration::from_secs(30)
+                        {
+                            std::thread::yield_now();
+                        }
+                    };
+                    crew.run(&both);
+                    assert_eq!(runs.into_inner(), 2, "the helper ran the job too");
+                    // `both`: each half once, the helper taking one where it is quick (here
+                    // the first half waits for the second to start, so two threads ran
+                    // them).
+                    let threads = std::sync::Mutex::new(Vec::new());
+                    let started = std::sync::atomic::AtomicUsize::new(0);
+                    super::both(0usize, 1usize, |k| {
+                        started.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let t = Instant::now();
+                        while k == 0
+                            && started.load(std::sync::atomic::Ordering::Relaxed) < 2
+                            && t.elapsed() < Duration::from_secs(30)
+                        {
+                            std::thread::yield_now();
+                        }
+                        let me = std::thread::current().id();
+                        threads.lock().expect("halves").push((k, me));
+                    });
+                    let mut ran = threads.into_inner().expect("halves");
+                    ran.sort_by_key(|r| r.0);
+                    assert_eq!(ran.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1]);
+                    assert_ne!(ran[0].1, ran[1].1, "the two halves ran on two threads");
+                    // Idle for longer than `ABANDON`, the helper leaves; a job then runs
+                    // on the poster alone, and nothing waits for the helper.
+                    std::thread::sleep(3 * super::ABANDON);
+                    let runs = std::sync::atomic::AtomicUsize::new(0);
+                    crew.run(&|| {
+                        runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    });
+                    assert_eq!(runs.into_inner(), 1, "the helper had left");
+                    // `both` then runs both halves on this thread.
+                    let ran = std::sync::Mutex::new(Vec::new());
+                    super::both(0usize, 1usize, |k| {
+                        ran.lock()
+                            .expect("halves")
+                            .push((k, std::thread::current().id()));
+                    });
+                    let ran = ran.into_inner().expect("halves");
                     let me = std::thread::current().id();
-                    threads.lock().expect("halves").push((k, me));
-                });
-                let mut ran = threads.into_inner().expect("halves");
-                ran.sort_by_key(|r| r.0);
-                assert_eq!(ran.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1]);
-                assert_ne!(ran[0].1, ran[1].1, "the two halves ran on two threads");
-                // Idle for longer than `ABANDON`, the helper leaves; a job then runs
-                // on the poster alone, and nothing waits for the helper.
-                std::thread::sleep(3 * super::ABANDON);
-                let runs = std::sync::atomic::AtomicUsize::new(0);
-                crew.run(&|| {
-                    runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                });
-                assert_eq!(runs.into_inner(), 1, "the helper had left");
-                // `both` then runs both halves on this thread.
-                let ran = std::sync::Mutex::new(Vec::new());
-                super::both(0usize, 1usize, |k| {
-                    ran.lock()
-                        .expect("halves")
-                        .push((k, std::thread::current().id()));
-                });
-                let ran = ran.into_inner().expect("halves");
-                let me = std::thread::current().id();
-                assert_eq!(ran, [(0, me), (1, me)], "both halves, in order, here");
-            });
+                    assert_eq!(ran, [(0, me), (1, me)], "both halves, in order, here");
+                },
+                serve,
+            );
             assert!(Crew::pool_ready());
         });
     }

@@ -738,9 +738,12 @@ pub(crate) struct WideContacts {
     /// The wavefront order of a serial solve ([`WideContacts::solve`]): for each tile
     /// of [`TILE`] units, the last tile whose units share a movable body with it.
     reach: Vec<u32>,
-    /// Scratch of the wavefront: the last unit touching each body; tiles done per sweep.
+    /// Scratch of the wavefront: the last unit touching each body; tiles done per sweep
+    /// (inline for the sweeps of any default solve, so that a solve that leaves the
+    /// threads for the serial order, `parallel::Schedule::threads_now`, allocates
+    /// nothing).
     last_unit: Vec<u32>,
-    done: Vec<u32>,
+    done: smallvec::SmallVec<[u32; 16]>,
     /// Whether unit `u` shares no movable body with unit `u + 1`: a sweep without
     /// friction rows may then run the two side by side (`PairKernel::solve_couple`).
     apart: Vec<bool>,

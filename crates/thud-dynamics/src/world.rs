@@ -784,13 +784,17 @@ impl World {
         if pool {
             // Called from outside the pool (a game's main thread), the whole step runs
             // on a pool thread, one hand-over per step instead of one per parallel
-            // stage; a second pool thread stays at hand for the step's sweeps.
+            // stage; a second pool thread stays at hand for the step's sweeps: the one
+            // that takes the helper's job (`rayon::join`, whose jobs live on the stack,
+            // so that the step allocates nothing).
             let crew = crate::parallel::Crew::default();
-            rayon::scope(|s| {
-                let _on = crew.enter();
-                s.spawn_broadcast(|_, ctx| crew.serve(ctx.index()));
-                run(self);
-            });
+            rayon::join(
+                || {
+                    let _on = crew.enter();
+                    run(self);
+                },
+                || crew.serve(rayon::current_thread_index().unwrap_or(usize::MAX)),
+            );
         } else {
             run(self);
         }
