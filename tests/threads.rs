@@ -347,6 +347,18 @@ fn a_world_stepped_beside_other_pool_work_ends_as_stepped_alone() {
     assert_eq!(sum, expected);
 }
 
+/// A world at `settings` with a fixed ground slab 1 m thick, its top face 2·`half` m
+/// by 40 m, centred at `centre`.
+fn on_ground(settings: Settings, centre: Vec3, half: f32) -> thud_dynamics::World {
+    use thud_dynamics::{BodyBuilder, Collider, World};
+    let mut world = World::new(settings);
+    let ground = BodyBuilder::fixed()
+        .position(centre)
+        .collider(Collider::cuboid(Vec3::new(half, 0.5, 20.0)));
+    world.add_body(ground).expect("ground");
+    world
+}
+
 /// A field of 9 000 balls dropped on the ground, stepped with the pool forced on: large
 /// enough for every parallel pass of the broadphase (the colliders' boxes, the
 /// pair-list filters, the moved proxies' queries) to split, which `pile_1000` is not,
@@ -354,22 +366,14 @@ fn a_world_stepped_beside_other_pool_work_ends_as_stepped_alone() {
 /// dynamic again. One, two and four threads end in the same bits.
 #[test]
 fn a_field_of_9000_balls_is_bitwise_identical_on_1_2_and_4_threads() {
-    use glam::Vec3;
-    use thud_dynamics::{BodyBuilder, Collider, World};
+    use thud_dynamics::{BodyBuilder, Collider};
     let hash = |threads: usize| {
         on_pool(threads, || {
             let settings = Settings {
                 parallel_min_pairs: 0,
                 ..Settings::without_sleeping()
             };
-            let mut world = World::new(settings);
-            world
-                .add_body(
-                    BodyBuilder::fixed()
-                        .position(Vec3::new(15.0, -0.5, 15.0))
-                        .collider(Collider::cuboid(Vec3::new(20.0, 0.5, 20.0))),
-                )
-                .expect("ground");
+            let mut world = on_ground(settings, Vec3::new(15.0, -0.5, 15.0), 20.0);
             let mut handles = Vec::new();
             for k in 0..9000 {
                 let (i, j, l) = (k / 300, (k / 30) % 10, k % 30);
@@ -447,14 +451,7 @@ fn balls_that_fall_asleep_and_wake_on_two_threads_end_as_on_one() {
                 parallel_min_pairs: 0,
                 ..Settings::default()
             };
-            let mut world = World::new(settings);
-            world
-                .add_body(
-                    BodyBuilder::fixed()
-                        .position(Vec3::new(20.0, -0.5, 15.0))
-                        .collider(Collider::cuboid(Vec3::new(25.0, 0.5, 20.0))),
-                )
-                .expect("ground");
+            let mut world = on_ground(settings, Vec3::new(20.0, -0.5, 15.0), 25.0);
             let mut handles = Vec::new();
             for k in 0..1200 {
                 let p = Vec3::new((k / 30) as f32, 0.45, (k % 30) as f32);
