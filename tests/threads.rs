@@ -347,11 +347,14 @@ fn a_world_stepped_beside_other_pool_work_ends_as_stepped_alone() {
     assert_eq!(sum, expected);
 }
 
-/// A world at `settings` with a fixed ground slab 1 m thick, its top face 2·`half` m
-/// by 40 m, centred at `centre`.
-fn on_ground(settings: Settings, centre: Vec3, half: f32) -> thud_dynamics::World {
+/// A world at `base` with the pool forced on (`parallel_min_pairs: 0`) and a fixed
+/// ground slab 1 m thick, its top face 2·`half` m by 40 m, centred at `centre`.
+fn on_ground(base: Settings, centre: Vec3, half: f32) -> thud_dynamics::World {
     use thud_dynamics::{BodyBuilder, Collider, World};
-    let mut world = World::new(settings);
+    let mut world = World::new(Settings {
+        parallel_min_pairs: 0,
+        ..base
+    });
     let ground = BodyBuilder::fixed()
         .position(centre)
         .collider(Collider::cuboid(Vec3::new(half, 0.5, 20.0)));
@@ -369,11 +372,11 @@ fn a_field_of_9000_balls_is_bitwise_identical_on_1_2_and_4_threads() {
     use thud_dynamics::{BodyBuilder, Collider};
     let hash = |threads: usize| {
         on_pool(threads, || {
-            let settings = Settings {
-                parallel_min_pairs: 0,
-                ..Settings::without_sleeping()
-            };
-            let mut world = on_ground(settings, Vec3::new(15.0, -0.5, 15.0), 20.0);
+            let mut world = on_ground(
+                Settings::without_sleeping(),
+                Vec3::new(15.0, -0.5, 15.0),
+                20.0,
+            );
             let mut handles = Vec::new();
             for k in 0..9000 {
                 let (i, j, l) = (k / 300, (k / 30) % 10, k % 30);
@@ -447,11 +450,7 @@ fn balls_that_fall_asleep_and_wake_on_two_threads_end_as_on_one() {
     use thud_dynamics::{BodyBuilder, Collider, World};
     let run = |threads: usize| {
         on_pool(threads, || {
-            let settings = Settings {
-                parallel_min_pairs: 0,
-                ..Settings::default()
-            };
-            let mut world = on_ground(settings, Vec3::new(20.0, -0.5, 15.0), 25.0);
+            let mut world = on_ground(Settings::default(), Vec3::new(20.0, -0.5, 15.0), 25.0);
             let mut handles = Vec::new();
             for k in 0..1200 {
                 let p = Vec3::new((k / 30) as f32, 0.45, (k % 30) as f32);
