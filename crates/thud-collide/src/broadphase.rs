@@ -696,9 +696,6 @@ const REBUILD_MIN: usize = 64;
 /// The moving tree is built anew when at least one in this many of its leaves escaped.
 const REBUILD_SHARE: usize = 4;
 
-/// `out` = the pairs of `src` that `keep` keeps, in order: the pool's threads each
-/// filter a run of `src` into a list of `parts`, which are then copied out one after
-/// another.
 /// `out` = the pairs of `src` that `keep` keeps, in order, written without a branch on
 /// the answer: every pair is written at the end of those kept so far, which only
 /// advances past a kept one. On a settling heap about two listed pairs in three touch,
@@ -716,6 +713,9 @@ fn keep_pairs(src: &[(u32, u32)], out: &mut Vec<(u32, u32)>, keep: impl Fn(&(u32
     out.truncate(n);
 }
 
+/// `out` = the pairs of `src` that `keep` keeps, in order: the pool's threads each
+/// filter a run of `src` into a list of `parts`, which are then copied out one after
+/// another.
 fn par_filter(
     src: &[(u32, u32)],
     out: &mut Vec<(u32, u32)>,
