@@ -29,7 +29,7 @@
 //!    `local_a` is nearest, within `match_distance`, if the normals agree
 //!    (cos > 0.7).
 //!
-//! A matched point inherits the old point's `user` data (the solver's
+//! A matched point inherits the old point's user data (the solver's
 //! accumulated impulses: warm starting); a new point starts at zero. Pairs not
 //! listed this step are forgotten.
 //!
@@ -76,7 +76,12 @@ use crate::narrow::contact_manifolds_apart;
 use crate::{Manifold, Pose, Shape};
 
 /// A manifold tagged with the collider slots and sub-shape indices it belongs to.
+///
+/// Four cache lines, on a line's boundary (`repr(C, align(64))`), the points' user
+/// data and their count in the last one (`manifold.rs`): the solver's write-back of
+/// its impulses touches that line alone.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(64))]
 pub struct PairManifold {
     /// Collider slot of shape A.
     pub a: u32,
@@ -308,7 +313,7 @@ impl NarrowPhase {
         self.recomputed
     }
 
-    /// Computes the manifolds of `pairs`, carrying `user` data over from the last step.
+    /// Computes the manifolds of `pairs`, carrying user data over from the last step.
     ///
     /// `shapes[k]` and `poses[k]` are the world shape and pose of collider slot `k`;
     /// pairs naming a slot out of range, or a slot with itself, are skipped. Pairs
@@ -768,22 +773,22 @@ impl NarrowPhase {
         &self.manifolds
     }
 
-    /// Mutable access (for the solver to store its impulses in `user`).
+    /// Mutable access (for the solver to store its impulses in the points' user data).
     pub fn manifolds_mut(&mut self) -> &mut [PairManifold] {
         &mut self.manifolds
     }
 
     /// Forgets what is cached for collider slot `key` (call it when the slot's
     /// shape is replaced or the slot is reused for another collider): its pairs
-    /// are recomputed at the next update and their `user` data starts at zero.
+    /// are recomputed at the next update and their user data starts at zero.
     pub fn forget_collider(&mut self, key: u32) {
         for st in &mut self.states {
             if st.a == key || st.b == key {
                 st.rel.position = Vec3::NAN;
                 let range = st.start as usize..(st.start + st.count) as usize;
                 for m in &mut self.manifolds[range] {
-                    for p in &mut m.manifold.points {
-                        p.user = [0.0; 3];
+                    for (p, user) in m.manifold.points.iter_with_users_mut() {
+                        *user = [0.0; 3];
                         p.feature = crate::FeatureId(u32::MAX);
                     }
                 }
@@ -1219,7 +1224,7 @@ struct Fresh<'a> {
 }
 
 impl Fresh<'_> {
-    /// Computes the pair's manifolds into `out`, carrying `user` data over from `old`
+    /// Computes the pair's manifolds into `out`, carrying user data over from `old`
     /// (its manifolds of last step, ascending by sub-shapes); `tmp` is scratch.
     fn push(
         &self,
@@ -1292,7 +1297,7 @@ impl Patches {
 }
 
 /// The manifolds `tmp` just computed for pair `(a, b)` (A at `pa`) into `out`, each
-/// carrying the `user` data of `old`'s manifold of the same sub-shapes (`old` ascending
+/// carrying the user data of `old`'s manifold of the same sub-shapes (`old` ascending
 /// by sub-shapes).
 fn fresh_manifolds(
     (a, b): (u32, u32),
@@ -1322,26 +1327,43 @@ fn fresh_manifolds(
     }
 }
 
-/// Copies `user` from the old manifold's points to the new one's: by feature id,
+/// Copies the points' user data from the old manifold's points to the new one's: by feature id,
 /// then by proximity of the A anchors (within `tol2`, squared metres).
 fn carry_user(new: &mut Manifold, old: &Manifold, tol2: f32) {
     let mut used = [false; 8];
-    let mut matched = [false; 8];
-    for (pi, p) in new.points.iter_mut().enumerate().take(8) {
+    // The old point each new point takes its data from.
+    let mut carried = [None; 8];
+    for (pi, p) in new.points.iter().enumerate().take(8) {
         for (k, q) in old.points.iter().enumerate().take(8) {
             if !used[k] && q.feature == p.feature {
                 used[k] = true;
-                matched[pi] = true;
-                p.user = q.user;
+                carried[pi] = Some(k);
                 break;
             }
         }
     }
-    if new.normal.dot(old.normal) <= 0.7 {
-        return;
+    if new.normal.dot(old.normal) > 0.7 {
+        by_anchor(new, old, tol2, &mut used, &mut carried);
     }
-    for (pi, p) in new.points.iter_mut().enumerate().take(8) {
-        if matched[pi] {
+    let from = old.points.users();
+    for (user, k) in new.points.users_mut().iter_mut().zip(carried) {
+        if let Some(k) = k {
+            *user = from[k];
+        }
+    }
+}
+
+/// `carry_user`'s second pass: each point not matched by feature takes the nearest
+/// unused old point whose A anchor lies within `tol2` of its own.
+fn by_anchor(
+    new: &Manifold,
+    old: &Manifold,
+    tol2: f32,
+    used: &mut [bool; 8],
+    carried: &mut [Option<usize>; 8],
+) {
+    for (pi, p) in new.points.iter().enumerate().take(8) {
+        if carried[pi].is_some() {
             continue;
         }
         let mut best = None;
@@ -1355,7 +1377,7 @@ fn carry_user(new: &mut Manifold, old: &Manifold, tol2: f32) {
         }
         if let Some(k) = best {
             used[k] = true;
-            p.user = old.points[k].user;
+            carried[pi] = Some(k);
         }
     }
 }
@@ -1475,7 +1497,7 @@ mod tests {
 
     /// A pair list that gains or loses pairs without contact is merged in place, and
     /// pairs whose manifolds appear or vanish are spliced in; the manifolds, their
-    /// order, the carried `user` data, the pair states and the count of recomputed
+    /// order, the carried user data, the pair states and the count of recomputed
     /// pairs are those of the full update — on one thread and in parallel chunks.
     /// Where an update says it showed its tap the whole list, the tap saw each
     /// manifold once, in order, as the update left it.
@@ -1544,8 +1566,9 @@ mod tests {
                 let (mut out, mut tapped, mut refreshed) = (Vec::new(), Vec::new(), 0);
                 for (i, (list, dx)) in steps.iter().enumerate() {
                     for m in np.manifolds_mut() {
-                        for (j, p) in m.manifold.points.iter_mut().enumerate() {
-                            p.user = [(i * 10 + j) as f32, m.a as f32, m.b as f32];
+                        let (a, b) = (m.a as f32, m.b as f32);
+                        for (j, user) in m.manifold.points.users_mut().iter_mut().enumerate() {
+                            *user = [(i * 10 + j) as f32, a, b];
                         }
                     }
                     let poses = poses_at(*dx);

@@ -14,14 +14,21 @@
 //! - `feature` names the pair of geometric features (face/edge/vertex indices,
 //!   clip-plane indices) that produced the point. It stays the same while the
 //!   same features touch, which is what lets [`crate::NarrowPhase`] carry the
-//!   solver's accumulated impulses (`user`) from one step to the next.
+//!   solver's accumulated impulses (the points' user data, below) from one step
+//!   to the next.
 //!   Feature ids are only compared within one shape pair and one sub-shape
 //!   pair; their bit layout is private to each pair routine.
-//! - `user` is opaque per-point data owned by the caller (the solver stores
-//!   its last normal and tangent impulses there, its warm start). The
-//!   narrowphase sets it to zero for new points and copies it over for matched
-//!   points. Three floats: a point is 56 bytes, and the narrowphase's points are
-//!   streamed several times a step.
+//!
+//! Beside each point the manifold holds three floats of opaque caller data, the
+//! point's *user* data ([`ContactPoints::users`]): the solver stores its last normal
+//! and tangent impulses there, its warm start. The narrowphase sets them to zero for
+//! new points and copies them over for matched points. They are kept apart from the
+//! points, all four points' together after them and beside the count, because they
+//! have another reader and writer: the narrowphase writes the points and reads the
+//! user data only to carry it, the solver writes the user data once a step and reads
+//! no point there. A manifold of the narrowphase's list is four cache lines
+//! ([`crate::PairManifold`]); the user data and the count share its last, so the
+//! solver's write-back touches one line of a manifold instead of all four.
 
 use std::ops::{Deref, DerefMut};
 
@@ -46,12 +53,11 @@ pub struct ContactPoint {
     pub separation: f32,
     /// Which features touch.
     pub feature: FeatureId,
-    /// Caller data carried across steps by the cache (zero for a new point).
-    pub user: [f32; 3],
 }
 
 /// Up to four contact points sharing one normal.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct Manifold {
     /// World unit normal from A to B.
     pub normal: Vec3,
@@ -62,10 +68,14 @@ pub struct Manifold {
 /// A manifold's contact points: at most [`ContactPoints::CAPACITY`], held inline, so
 /// a manifold is plain data that copies as bytes (no heap, and no check of where the
 /// points live on every access). Reads and writes go through the slice of the points
-/// held (`Deref`).
+/// held (`Deref`). Each point has three floats of caller data beside it
+/// ([`users`](Self::users)), zero for a point pushed, laid out after the points and
+/// before the count (`repr(C)`: see the module docs).
 #[derive(Clone, Copy, Default)]
+#[repr(C)]
 pub struct ContactPoints {
     items: [ContactPoint; ContactPoints::CAPACITY],
+    users: [[f32; 3]; ContactPoints::CAPACITY],
     len: u8,
 }
 
@@ -84,8 +94,8 @@ impl ContactPoints {
                 point: Vec3::ZERO,
                 separation: 0.0,
                 feature: FeatureId(0),
-                user: [0.0; 3],
             }; Self::CAPACITY],
+            users: [[0.0; 3]; Self::CAPACITY],
             len: 0,
         }
     }
@@ -99,6 +109,7 @@ impl ContactPoints {
         let n = usize::from(self.len);
         if n < Self::CAPACITY {
             self.items[n] = p;
+            self.users[n] = [0.0; 3];
             self.len += 1;
             return;
         }
@@ -111,7 +122,41 @@ impl ContactPoints {
         });
         if p.separation < self.items[shallowest].separation {
             self.items[shallowest] = p;
+            self.users[shallowest] = [0.0; 3];
         }
+    }
+
+    /// The caller data of the points held, point by point (zero for a point pushed,
+    /// what [`users_mut`](Self::users_mut) wrote otherwise).
+    #[must_use]
+    #[inline]
+    pub fn users(&self) -> &[[f32; 3]] {
+        &self.users[..usize::from(self.len)]
+    }
+
+    /// The caller data of the points held, to change in place.
+    #[inline]
+    pub fn users_mut(&mut self) -> &mut [[f32; 3]] {
+        &mut self.users[..usize::from(self.len)]
+    }
+
+    /// The user data of every slot, the points held first: for a writer that knows how
+    /// many points it writes, which then does not read the count (the solver's
+    /// write-back, whose reads of the count missed the cache on most manifolds of a
+    /// large scene). What it writes past the points held is never read: a point pushed
+    /// starts at zero.
+    #[inline]
+    pub fn user_slots_mut(&mut self) -> &mut [[f32; 3]; Self::CAPACITY] {
+        &mut self.users
+    }
+
+    /// The points held with their caller data, to change in place together.
+    #[inline]
+    pub fn iter_with_users_mut(
+        &mut self,
+    ) -> impl Iterator<Item = (&mut ContactPoint, &mut [f32; 3])> {
+        let n = usize::from(self.len);
+        self.items[..n].iter_mut().zip(&mut self.users[..n])
     }
 
     /// The points held.
@@ -168,13 +213,15 @@ impl DerefMut for ContactPoints {
 
 impl PartialEq for ContactPoints {
     fn eq(&self, other: &Self) -> bool {
-        **self == **other
+        **self == **other && self.users() == other.users()
     }
 }
 
 impl std::fmt::Debug for ContactPoints {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
+        f.debug_list()
+            .entries(self.iter().zip(self.users()))
+            .finish()
     }
 }
 
@@ -226,7 +273,6 @@ impl Manifold {
             point: (xa + xb) * 0.5,
             separation: self.normal.dot(xb - xa),
             feature: FeatureId(feature),
-            user: [0.0; 3],
         });
     }
 
@@ -261,6 +307,21 @@ impl Manifold {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A manifold of the narrowphase's list is four whole cache lines, and its points'
+    /// user data and count lie in the last one (the solver's write-back touches that
+    /// line alone).
+    #[test]
+    fn a_listed_manifolds_user_data_and_count_share_its_last_cache_line() {
+        use std::mem::{align_of, offset_of, size_of};
+        assert_eq!(align_of::<crate::PairManifold>(), 64);
+        assert_eq!(size_of::<crate::PairManifold>(), 256);
+        let points = offset_of!(crate::PairManifold, manifold.points);
+        let users = points + offset_of!(ContactPoints, users);
+        let len = points + offset_of!(ContactPoints, len);
+        assert!(users >= 192 && users + size_of::<[[f32; 3]; 4]>() <= 256);
+        assert!((192..256).contains(&len));
+    }
 
     fn at(separation: f32, id: u32) -> ContactPoint {
         ContactPoint {

@@ -56,8 +56,9 @@ fn feature_ids_identical_for_a_resting_stack_across_steps() {
     np.update(&pairs, &shapes, &poses, 0.02);
     assert_eq!(np.manifolds().len(), 3);
     for m in np.manifolds_mut() {
-        for (k, p) in m.manifold.points.iter_mut().enumerate() {
-            p.user = [m.a as f32, k as f32, 1.0];
+        let a = m.a as f32;
+        for (k, user) in m.manifold.points.users_mut().iter_mut().enumerate() {
+            *user = [a, k as f32, 1.0];
         }
     }
     // Tiny jitter: same features, user data carried.
@@ -68,8 +69,8 @@ fn feature_ids_identical_for_a_resting_stack_across_steps() {
     np.update(&pairs, &shapes, &jittered, 0.02);
     for m in np.manifolds() {
         assert_eq!(m.manifold.points.len(), 4);
-        for (k, p) in m.manifold.points.iter().enumerate() {
-            assert_eq!(p.user, [m.a as f32, k as f32, 1.0]);
+        for (k, user) in m.manifold.points.users().iter().enumerate() {
+            assert_eq!(*user, [m.a as f32, k as f32, 1.0]);
         }
     }
     // Pair dropped: forgotten; when it comes back the user data starts at zero.
@@ -80,8 +81,9 @@ fn feature_ids_identical_for_a_resting_stack_across_steps() {
         np.manifolds()[2]
             .manifold
             .points
+            .users()
             .iter()
-            .all(|p| p.user == [0.0; 3])
+            .all(|u| *u == [0.0; 3])
     );
 }
 
@@ -118,19 +120,19 @@ fn reuse_refreshes_separation_and_forget_collider_recomputes() {
     np.set_parallel(false);
     np.update(&pairs, &shapes, &poses, 0.02);
     assert_eq!(np.recomputed_pairs(), 1);
-    np.manifolds_mut()[0].manifold.points[0].user = [3.0; 3];
+    np.manifolds_mut()[0].manifold.points.users_mut()[0] = [3.0; 3];
     // Sink by 0.1 mm: reused, separations follow the anchors.
     poses[1].position.y -= 1e-4;
     np.update(&pairs, &shapes, &poses, 0.02);
     assert_eq!(np.recomputed_pairs(), 0);
     let m = &np.manifolds()[0].manifold;
     assert!(m.points.iter().all(|p| (p.separation + 1e-4).abs() < 1e-6));
-    assert_eq!(m.points[0].user, [3.0; 3]);
+    assert_eq!(m.points.users()[0], [3.0; 3]);
     // Sink by 1 cm: recomputed, user data still matched by feature id.
     poses[1].position.y -= 0.01;
     np.update(&pairs, &shapes, &poses, 0.02);
     assert_eq!(np.recomputed_pairs(), 1);
-    assert_eq!(np.manifolds()[0].manifold.points[0].user, [3.0; 3]);
+    assert_eq!(np.manifolds()[0].manifold.points.users()[0], [3.0; 3]);
     // The slot gets a new collider: recomputed from scratch.
     np.forget_collider(1);
     np.update(&pairs, &shapes, &poses, 0.02);
@@ -139,8 +141,9 @@ fn reuse_refreshes_separation_and_forget_collider_recomputes() {
         np.manifolds()[0]
             .manifold
             .points
+            .users()
             .iter()
-            .all(|p| p.user == [0.0; 3])
+            .all(|u| *u == [0.0; 3])
     );
     // Without reuse every update recomputes.
     let mut cold = NarrowPhase::new().with_reuse_thresholds(0.0, 0.0);

@@ -370,8 +370,8 @@ fn narrowphase_output_independent_of_thread_count() {
             for list in [&fewer, &pairs] {
                 // Impulses as a solver would store them, for the update to carry over.
                 for (i, m) in np.manifolds_mut().iter_mut().enumerate() {
-                    for (j, p) in m.manifold.points.iter_mut().enumerate() {
-                        p.user = [(i * 4 + j) as f32; 3];
+                    for (j, user) in m.manifold.points.users_mut().iter_mut().enumerate() {
+                        *user = [(i * 4 + j) as f32; 3];
                     }
                 }
                 np.update(list, &shapes, &moved2, 0.02);

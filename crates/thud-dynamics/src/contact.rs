@@ -2,9 +2,9 @@
 //!
 //! Each step the `NarrowPhase` hands over its manifolds in ascending collider-pair order,
 //! each point already matched to last step's point with the same feature id (then by
-//! proximity), its `user: [f32; 3]` copied across. We keep the solver's impulses of
-//! the last solve substep there, `user = [λₙ, λ_t1, λ_t2]` in N·s in the tangent basis
-//! of `jacobian::tangents`: the warm start. So warm starting is a plain read at build
+//! proximity), its user data (`[f32; 3]` a point, `ContactPoints::users`) copied across.
+//! We keep the solver's impulses of the last solve substep there, `[λₙ, λ_t1, λ_t2]`
+//! in N·s in the tangent basis of `jacobian::tangents`: the warm start. So warm starting is a plain read at build
 //! time and a plain write after the solve; there is no hash lookup per contact. The
 //! step's impulses summed over its solve substeps (what `World::contacts` reports)
 //! stay with the solver until the next step (`impulse` below, or the lanes' sums):
@@ -92,11 +92,12 @@ fn regather_run(
             return None;
         }
         m.normal = pm.manifold.normal;
-        for (p, cp) in ours.iter_mut().zip(points) {
+        let users = pm.manifold.points.users();
+        for ((p, cp), &user) in ours.iter_mut().zip(points).zip(users) {
             p.point = cp.point;
             p.separation = cp.separation;
-            p.warm = [cp.user[0], cp.user[1], cp.user[2]];
-            warm_started += usize::from(cp.user[0] != 0.0);
+            p.warm = user;
+            warm_started += usize::from(user[0] != 0.0);
         }
     }
     Some(warm_started)
@@ -163,11 +164,11 @@ impl ManifoldTap for Tap<'_> {
             return;
         }
         input.normal = m.normal;
-        for (p, cp) in ours.iter_mut().zip(points) {
+        for ((p, cp), &user) in ours.iter_mut().zip(points).zip(m.points.users()) {
             p.point = cp.point;
             p.separation = cp.separation;
-            p.warm = [cp.user[0], cp.user[1], cp.user[2]];
-            self.warm_started += usize::from(cp.user[0] != 0.0);
+            p.warm = user;
+            self.warm_started += usize::from(user[0] != 0.0);
         }
     }
 
@@ -401,10 +402,11 @@ impl ContactStore {
                 friction,
                 restitution,
             });
-            inputs.extend(points.iter().map(|cp| PointInput {
+            let users = pm.manifold.points.users();
+            inputs.extend(points.iter().zip(users).map(|(cp, &warm)| PointInput {
                 point: cp.point,
                 separation: cp.separation,
-                warm: [cp.user[0], cp.user[1], cp.user[2]],
+                warm,
                 manifold,
             }));
             self.manifold_points.push((first, points.len() as u32));
@@ -774,22 +776,22 @@ impl ContactStore {
                 continue;
             }
             let range = first as usize..(first + n) as usize;
-            let points = &mut manifolds[mi as usize].manifold.points;
-            for (c, p) in self.points[range].iter().zip(points.iter_mut()) {
-                p.user = c.rows.each_ref().map(|r| r.lambda);
+            let users = manifolds[mi as usize].manifold.points.users_mut();
+            for (c, user) in self.points[range].iter().zip(users) {
+                *user = c.rows.each_ref().map(|r| r.lambda);
             }
         }
     }
 
-    /// Write back into the narrowphase's per-point `user = [λₙ, λ_t1, λ_t2]`: the last
+    /// Write back into the narrowphase's per-point user data `[λₙ, λ_t1, λ_t2]`: the last
     /// solve substep's impulses (the next step's warm start: they are the most
     /// converged).
     pub fn write_back(&self, manifolds: &mut [PairManifold]) {
         for (&(first, n), &mi) in self.manifold_points.iter().zip(&self.manifold_source) {
             let range = first as usize..(first + n) as usize;
-            let points = &mut manifolds[mi as usize].manifold.points;
-            for (c, p) in self.points[range].iter().zip(points.iter_mut()) {
-                p.user = c.rows.each_ref().map(|r| r.lambda);
+            let users = manifolds[mi as usize].manifold.points.users_mut();
+            for (c, user) in self.points[range].iter().zip(users) {
+                *user = c.rows.each_ref().map(|r| r.lambda);
             }
         }
     }
@@ -863,8 +865,8 @@ mod tests {
                 point: Vec3::new(x, 0.5 * b as f32, 0.0),
                 separation: sep,
                 feature: FeatureId(i as u32),
-                user: [sep.abs(), 0.1 * x, 0.0],
             });
+            m.points.users_mut()[i] = [sep.abs(), 0.1 * x, 0.0];
         }
         PairManifold {
             a,
@@ -904,10 +906,10 @@ mod tests {
     fn moved_a_little(list: &mut [PairManifold]) {
         for (k, pm) in list.iter_mut().enumerate() {
             pm.manifold.normal = Vec3::new(0.01 * k as f32, 1.0, 0.0).normalize();
-            for p in &mut pm.manifold.points {
+            for (p, user) in pm.manifold.points.iter_with_users_mut() {
                 p.point += Vec3::new(1e-4, -2e-4, 3e-4);
                 p.separation -= 5e-4;
-                p.user[0] += 0.25;
+                user[0] += 0.25;
             }
         }
     }

@@ -1384,10 +1384,10 @@ struct SharedManifolds(Shared<thud_collide::PairManifold>);
 
 impl ManifoldPoints for SharedManifolds {
     #[inline(always)]
-    fn points(&mut self, i: u32) -> &mut [thud_collide::ContactPoint] {
+    fn users(&mut self, i: u32) -> &mut [[f32; 3]; 4] {
         // SAFETY: one lane of one unit holds manifold `i`; that unit's task is running.
         let m = unsafe { self.0.slice(i as usize..i as usize + 1) };
-        &mut m[0].manifold.points
+        m[0].manifold.points.user_slots_mut()
     }
 }
 

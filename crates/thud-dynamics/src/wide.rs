@@ -442,14 +442,15 @@ impl Refresh<'_> {
 /// on one thread, a shared pointer under the parallel sweep's ownership (`parallel.rs`:
 /// each manifold sits in one lane of one group).
 pub(crate) trait ManifoldPoints {
-    /// The contact points of manifold `i`.
-    fn points(&mut self, i: u32) -> &mut [thud_collide::ContactPoint];
+    /// The user data of manifold `i`'s contact points (their impulses), every slot
+    /// (`ContactPoints::user_slots_mut`: the count is not read).
+    fn users(&mut self, i: u32) -> &mut [[f32; 3]; 4];
 }
 
 impl ManifoldPoints for [thud_collide::PairManifold] {
     #[inline(always)]
-    fn points(&mut self, i: u32) -> &mut [thud_collide::ContactPoint] {
-        &mut self[i as usize].manifold.points
+    fn users(&mut self, i: u32) -> &mut [[f32; 3]; 4] {
+        self[i as usize].manifold.points.user_slots_mut()
     }
 }
 
@@ -503,9 +504,9 @@ fn write_lanes<M: ManifoldPoints + ?Sized>(
         if m == u32::MAX {
             continue;
         }
-        let points = out.points(source[m as usize]);
-        for (slot, cp) in slots.iter().zip(points.iter_mut()) {
-            cp.user = slot.lambdas(h).map(|v| v[l]);
+        let users = out.users(source[m as usize]);
+        for (slot, user) in slots.iter().zip(users.iter_mut()) {
+            *user = slot.lambdas(h).map(|v| v[l]);
         }
     }
 }
@@ -2902,21 +2903,21 @@ impl WideContacts {
         self.groups.partition_point(|g| g.range().end <= w)
     }
 
-    /// Write the lanes' λ into the narrowphase's per-point `user` data, as
+    /// Write the lanes' λ into the narrowphase's per-point user data, as
     /// `ContactStore::write_back` does from the store's rows (for the steps that built
     /// none and did not do it in their last sweep, [`WriteBack`]).
     pub fn write_back(&self, store: &ContactStore, manifolds: &mut [thud_collide::PairManifold]) {
         let sources = store.manifold_points.iter().zip(&store.manifold_source);
         for (&(first, n), &mi) in sources {
             let at = &self.at[first as usize..(first + n) as usize];
-            let points = &mut manifolds[mi as usize].manifold.points;
-            for (&at, p) in at.iter().zip(points.iter_mut()) {
+            let users = manifolds[mi as usize].manifold.points.users_mut();
+            for (&at, user) in at.iter().zip(users.iter_mut()) {
                 if at == u32::MAX {
                     continue;
                 }
                 let (w, l) = ((at / 4) as usize, (at % 4) as usize);
                 let (slot, h) = self.slot_of(w);
-                p.user = slot.lambdas(h).map(|v| v[l]);
+                *user = slot.lambdas(h).map(|v| v[l]);
             }
         }
     }
@@ -3739,7 +3740,6 @@ mod tests {
                 point: Vec3::ZERO,
                 separation: 0.0,
                 feature: thud_collide::FeatureId(0),
-                user: [0.0; 3],
             };
             let mut manifolds: Vec<thud_collide::PairManifold> = (0..nm)
                 .map(|i| thud_collide::PairManifold {
@@ -3792,7 +3792,7 @@ mod tests {
             }
             let written: Vec<u32> = manifolds
                 .iter()
-                .flat_map(|m| m.manifold.points.iter().flat_map(|p| p.user))
+                .flat_map(|m| m.manifold.points.users().iter().flatten().copied())
                 .map(f32::to_bits)
                 .collect();
             (bits(&b.dv), bits(&b.pseudo), lambda, written)

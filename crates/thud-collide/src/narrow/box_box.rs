@@ -192,7 +192,6 @@ fn push_point(
         point: *frame.0 * ((pa + pb) * 0.5) + frame.1,
         separation,
         feature: FeatureId(id),
-        user: [0.0; 3],
     });
 }
 
