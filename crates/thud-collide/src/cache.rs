@@ -1327,8 +1327,8 @@ fn fresh_manifolds(
     }
 }
 
-/// Copies the points' user data from the old manifold's points to the new one's: by feature id,
-/// then by proximity of the A anchors (within `tol2`, squared metres).
+/// Copies the points' user data from the old manifold's points to the new one's: by
+/// feature id, then by proximity of the A anchors (within `tol2`, squared metres).
 fn carry_user(new: &mut Manifold, old: &Manifold, tol2: f32) {
     let mut used = [false; 8];
     // The old point each new point takes its data from.

@@ -70,7 +70,9 @@ pub struct Manifold {
 /// points live on every access). Reads and writes go through the slice of the points
 /// held (`Deref`). Each point has three floats of caller data beside it
 /// ([`users`](Self::users)), zero for a point pushed, laid out after the points and
-/// before the count (`repr(C)`: see the module docs).
+/// before the count (`repr(C)`: see the module docs). The user data belongs to a
+/// point's place in the list: a caller that reorders the points through the slice
+/// reorders their user data as well ([`users_mut`](Self::users_mut)).
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
 pub struct ContactPoints {
