@@ -325,6 +325,28 @@ mod tests {
         assert!((192..256).contains(&len));
     }
 
+    /// User data written past the points held (`user_slots_mut`, as the solver's
+    /// write-back does) is never seen: `users` shows the held points' only, and a
+    /// point pushed into such a slot starts at zero, as does one that takes the
+    /// shallowest point's place in a full list.
+    #[test]
+    fn user_data_past_the_points_held_is_never_read() {
+        let mut ps: ContactPoints = [at(-0.01, 0), at(-0.02, 1)].into_iter().collect();
+        *ps.user_slots_mut() = [[1.0; 3], [2.0; 3], [3.0; 3], [4.0; 3]];
+        assert_eq!(ps.users(), [[1.0; 3], [2.0; 3]]);
+        ps.push(at(-0.03, 2));
+        assert_eq!(ps.users(), [[1.0; 3], [2.0; 3], [0.0; 3]]);
+        ps.push(at(-0.04, 3));
+        *ps.user_slots_mut() = [[5.0; 3]; ContactPoints::CAPACITY];
+        // Deeper than the shallowest (-0.01, slot 0): takes its place with zero data.
+        ps.push(at(-0.05, 4));
+        assert_eq!(ps.users(), [[0.0; 3], [5.0; 3], [5.0; 3], [5.0; 3]]);
+        let copy = ps;
+        assert_eq!(copy, ps);
+        ps.users_mut()[1] = [6.0; 3];
+        assert_ne!(copy, ps, "the user data takes part in equality");
+    }
+
     fn at(separation: f32, id: u32) -> ContactPoint {
         ContactPoint {
             separation,
