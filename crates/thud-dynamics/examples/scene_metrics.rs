@@ -17,7 +17,8 @@
 //! in the scene) before that step (1-based); `THUD_ROCK=ω` sets a one-box-deep wall
 //! rocking out of its plane at `ω` rad/s about its base's far edge before the first
 //! step; `THUD_FRICTION=μ` gives every body that friction; `THUD_TRACE=1` prints every
-//! step's energy change, the bodies moving and the fastest one to stderr.
+//! step's energy change, the bodies moving, those still moving as the summary's `moving`
+//! counts them (faster than 0.1 m/s) and the fastest one to stderr.
 
 mod support;
 

@@ -9,6 +9,7 @@
 use glam::Vec3;
 use thud_dynamics::{BodyHandle, Settings, World};
 use thud_scene::instantiate::{build_world_with, settings_on};
+use thud_scene::metrics::STILL_MOVING_SPEED;
 use thud_scene::schema::Scene;
 
 /// A world holding the scene's bodies, in the scene's order, with the scene's settings
@@ -214,7 +215,9 @@ pub struct Disturb {
     /// x-y plane rocking out of its plane on its base's far edge.
     pub rock: Option<f32>,
     /// Print each step's energy change (from the start, after the rocking is given),
-    /// how many bodies move (speed plus spin above 10⁻⁴) and the fastest one, to stderr.
+    /// how many bodies move (speed plus spin above 10⁻⁴), how many still move as the
+    /// metrics count them (speed above `STILL_MOVING_SPEED`) and the fastest one, to
+    /// stderr.
     pub trace: bool,
 }
 
@@ -280,7 +283,7 @@ pub fn run_disturbed(
         }
         let d = b.position() - starts[i];
         m.drift = m.drift.max(Vec3::new(d.x, 0.0, d.z).length());
-        if b.linear_velocity().length() > 0.1 {
+        if b.linear_velocity().length() > STILL_MOVING_SPEED {
             m.still_moving += 1;
         }
     }
@@ -292,19 +295,20 @@ pub fn run_disturbed(
 
 /// One step's line of [`Disturb::trace`].
 fn trace(world: &World, handles: &[BodyHandle], step: usize, energy: f64) {
-    let mut moving = 0;
+    let (mut moving, mut still_moving) = (0, 0);
     let mut fastest = (0, 0.0f32);
     for (i, &h) in handles.iter().enumerate() {
         let b = world.body(h).unwrap();
         let motion = b.linear_velocity().length() + b.angular_velocity().length();
         moving += usize::from(motion > 1e-4);
+        still_moving += usize::from(b.linear_velocity().length() > STILL_MOVING_SPEED);
         if motion > fastest.1 {
             fastest = (i, motion);
         }
     }
     let b = world.body(handles[fastest.0]).unwrap();
     eprintln!(
-        "step {step} energy {energy:+.6} J moving {moving} fastest {} at {:.6?} v {:?} w {:?}",
+        "step {step} energy {energy:+.6} J moving {moving} still moving {still_moving} fastest {} at {:.6?} v {:?} w {:?}",
         fastest.0,
         b.position().to_array(),
         b.linear_velocity().to_array(),
