@@ -14,6 +14,7 @@
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pile_1000 --per-second
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_100,pile_1000 --scaling 2
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_20 --rock 0.02 --seconds 30
+//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pile_1000 --friction 0.45
 //! ```
 //!
 //! Within a run the two engines take turns every 20 steps (`--block`): the project's
@@ -104,6 +105,20 @@ struct Args {
     /// takes the rocking (energy rise, bodies still moving, drift of the top).
     #[arg(long, value_name = "RAD_PER_S")]
     rock: Option<f32>,
+    /// Give every body of the chosen scenes this friction coefficient (the scenes'
+    /// 0.6 otherwise), as `scene_metrics`' `THUD_FRICTION` does. Both engines combine
+    /// a pair's coefficients by their geometric mean, so every contact then has this
+    /// one. A settling heap is chaotic: runs at several coefficients show how each
+    /// engine's quality figures spread, where one run shows a single draw.
+    #[arg(long, value_name = "MU")]
+    friction: Option<f32>,
+}
+
+/// Every body of `scene` with friction `mu` and no named material (`--friction`).
+fn set_friction(scene: &mut Scene, mu: f32) {
+    for b in &mut scene.bodies {
+        (b.friction, b.material) = (mu, None);
+    }
 }
 
 /// Every dynamic body of `scene` turning with the whole at `rate` rad/s about the x axis
@@ -288,6 +303,16 @@ fn run(args: &Args) -> Result<(), CompareError> {
             set_rocking(scene, rate);
         }
     }
+    if let Some(mu) = args.friction {
+        if !(mu.is_finite() && mu >= 0.0) {
+            return Err(CompareError::Usage(format!(
+                "--friction must be a finite coefficient of at least 0, not {mu}"
+            )));
+        }
+        for scene in &mut chosen {
+            set_friction(scene, mu);
+        }
+    }
     if let Some(threads) = args.scaling {
         if args.matched || args.json.is_some() || args.per_second {
             return Err(CompareError::Usage(
@@ -332,11 +357,19 @@ fn run(args: &Args) -> Result<(), CompareError> {
             rapier.num_internal_pgs_iterations,
         )
     };
+    let disturbed = match (args.rock, args.friction) {
+        (None, None) => String::new(),
+        (rock, friction) => format!(
+            "; scenes changed:{}{}",
+            rock.map_or(String::new(), |r| format!(" set rocking at {r} rad/s")),
+            friction.map_or(String::new(), |mu| format!(" every body's friction {mu}")),
+        ),
+    };
     let heading = format!(
         "thud (Settings::without_sleeping(): {thud_substeps} solve substeps × \
          {thud_iterations} PGS sweeps, friction_stride {friction_stride}) vs Rapier (IntegrationParameters::default(){}: \
          {rapier_iterations} solver iterations × {rapier_sweeps} PGS sweeps); sleeping off; \
-         thud on {} thread(s), Rapier on one{}",
+         thud on {} thread(s), Rapier on one{disturbed}{}",
         if args.matched { ", matched budget" } else { "" },
         args.threads,
         match (args.block, args.repeat) {
@@ -368,6 +401,8 @@ fn run(args: &Args) -> Result<(), CompareError> {
             "thud_threads": args.threads,
             "repeat": args.repeat,
             "block": args.block,
+            "rock_rad_per_s": args.rock,
+            "friction": args.friction,
         });
         let text = serde_json::to_string_pretty(&table::json(&rows, settings))
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));

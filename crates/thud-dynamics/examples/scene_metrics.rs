@@ -1,4 +1,5 @@
-//! Run standard scenes and print drift, sag, energy and step time.
+//! Run standard scenes and print drift, sag, energy, the deepest penetration left at the
+//! end (measured from the shapes, as the comparison measures it) and step time.
 //!
 //! `cargo run --release -p thud-dynamics --example scene_metrics -- tower_20 pyramid_20`
 //! Settings overrides through the environment: `THUD_ITER`, `THUD_ERP`, `THUD_SLOP`,
@@ -149,11 +150,12 @@ fn report(name: &str, s: &Settings, steps: usize, disturb: Disturb) {
     let (world, m) = run_disturbed(&scene, s.clone(), steps, disturb);
     let st = world.stats();
     println!(
-        "{name:12} drift {:7.3} mm  sag {:7.3} mm  rise {:9.5} J  rebound {:8.4} J  moving {:4}  step mean {:7.3} ms max {:7.3} ms  rows {} contacts {} manifolds {} levels {}  threads {}",
+        "{name:12} drift {:7.3} mm  sag {:7.3} mm  rise {:9.5} J  rebound {:8.4} J  pen {:6.2} mm  moving {:4}  step mean {:7.3} ms max {:7.3} ms  rows {} contacts {} manifolds {} levels {}  threads {}",
         m.drift * 1e3,
         m.sag * 1e3,
         m.energy_rise,
         m.energy_rebound,
+        m.max_penetration * 1e3,
         m.still_moving,
         m.mean_step * 1e3,
         m.max_step * 1e3,

@@ -9,7 +9,7 @@
 use glam::Vec3;
 use thud_dynamics::{BodyHandle, Settings, World};
 use thud_scene::instantiate::{build_world_with, settings_on};
-use thud_scene::metrics::STILL_MOVING_SPEED;
+use thud_scene::metrics::{PlacedShape, STILL_MOVING_SPEED};
 use thud_scene::schema::Scene;
 
 /// A world holding the scene's bodies, in the scene's order, with the scene's settings
@@ -155,6 +155,36 @@ pub struct Metrics {
     pub max_step: f64,
     /// Islands the exact mode's interior-point rescue solved, over the run.
     pub exact_rescued: usize,
+    /// The deepest overlap of two bodies at the end (m; [`max_penetration`]).
+    pub max_penetration: f32,
+}
+
+/// The deepest overlap (m) of two bodies of `scene` at `world`'s poses, measured from
+/// the shapes as the comparison measures it (`thud_scene::metrics::max_penetration`).
+pub fn max_penetration(scene: &Scene, world: &World, handles: &[BodyHandle]) -> f32 {
+    deepest_overlap(scene, world, handles).0
+}
+
+/// [`max_penetration`] with the pair of bodies (by their index in the scene).
+pub fn deepest_overlap(
+    scene: &Scene,
+    world: &World,
+    handles: &[BodyHandle],
+) -> (f32, Option<(usize, usize)>) {
+    let mut placed = Vec::new();
+    for (i, (def, &h)) in scene.bodies.iter().zip(handles).enumerate() {
+        let body = world.body(h).expect("live body");
+        let shapes = thud_scene::instantiate::shapes_of(def).expect("standard scene shapes");
+        for (local, shape) in shapes {
+            placed.push(PlacedShape {
+                body: i,
+                pose: body.pose().mul(local),
+                shape,
+                moving: body.kind() != thud_dynamics::BodyKind::Static,
+            });
+        }
+    }
+    thud_scene::metrics::max_penetration(&placed)
 }
 
 /// FNV-1a over the bits of every listed body's position, rotation, linear and angular
@@ -290,6 +320,7 @@ pub fn run_disturbed(
     if let Some((i, y)) = top {
         m.sag = y - world.body(handles[i]).unwrap().position().y;
     }
+    m.max_penetration = max_penetration(scene, &world, &handles);
     (world, m)
 }
 
