@@ -3,7 +3,8 @@
 //!
 //! `cargo run --release -p thud-dynamics --example scene_metrics -- tower_20 pyramid_20`
 //! Settings overrides through the environment: `THUD_ITER`, `THUD_ERP`, `THUD_SLOP`,
-//! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_SPLIT_EVERY` (0/1), `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
+//! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_DEEP_ITER` (`deep_split_iterations`), `THUD_DEEP`
+//! (`deep_penetration`), `THUD_SPLIT_EVERY` (0/1), `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
 //! `THUD_LATER_ITER` (`substep_iterations`), `THUD_FRICTION_STRIDE`, `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_ORDER` (`colored`: `SweepOrder::Colored`), `THUD_EXACT_TOL`, `THUD_MIN_PAIRS`
 //! (`Settings::parallel_min_pairs`), `THUD_REUSE` (`Settings::reuse_rows_within`), `THUD_STATICS`
 //! (0/1: `Settings::statics_warm_start`), `THUD_SYM` (0/1: `Settings::symmetric_sweeps`),
@@ -51,6 +52,12 @@ fn main() {
     }
     if let Some(v) = env("THUD_SPLIT_ITER") {
         s.split_iterations = v;
+    }
+    if let Some(v) = env("THUD_DEEP_ITER") {
+        s.deep_split_iterations = v;
+    }
+    if let Some(v) = env("THUD_DEEP") {
+        s.deep_penetration = v;
     }
     if let Some(v) = env::<u32>("THUD_SPLIT_EVERY") {
         s.split_every_substep = v != 0;

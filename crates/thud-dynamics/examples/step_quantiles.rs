@@ -16,8 +16,10 @@
 //! settles and rests (`THUD_SKIP=0` to see its first second too).
 //!
 //! `THUD_FRICTION_STRIDE` sets `Settings::friction_stride`, `THUD_REUSE`
-//! `Settings::reuse_rows_within`; a list (`1,2`) compares settings in one process: one
-//! world per value (per pair of values where both are lists), stepped in turns of 20
+//! `Settings::reuse_rows_within`, `THUD_DEEP_ITER` `Settings::deep_split_iterations` (and `THUD_DEEP`
+//! `Settings::deep_penetration`, for every world); a
+//! list (`1,2`) compares settings in one process: one world per value (per combination
+//! of values where several are lists), stepped in turns of 20
 //! steps each (`THUD_BLOCK`), so that the host's slow and fast spells
 //! (`docs/performance.md`) fall on all of them alike; then each world's quantiles, how
 //! many of its steps kept their rows, and the ratios of the others' p10s to the first's.
@@ -91,9 +93,11 @@ fn main() {
     let block: usize = env("THUD_BLOCK").unwrap_or(20).max(1);
     let strides: Vec<Option<u32>> = list("THUD_FRICTION_STRIDE");
     let reuses: Vec<Option<f32>> = list("THUD_REUSE");
-    let variants: Vec<(Option<u32>, Option<f32>)> = strides
+    let deeps: Vec<Option<u32>> = list("THUD_DEEP_ITER");
+    let variants: Vec<(Option<u32>, Option<f32>, Option<u32>)> = strides
         .iter()
         .flat_map(|&k| reuses.iter().map(move |&r| (k, r)))
+        .flat_map(|(k, r)| deeps.iter().map(move |&d| (k, r, d)))
         .collect();
     for name in std::env::args().skip(1) {
         let mut scene = thud_scene::standard(&name).expect("standard scene name");
@@ -102,8 +106,14 @@ fn main() {
         }
         let mut worlds: Vec<_> = variants
             .iter()
-            .map(|&(stride, reuse)| {
+            .map(|&(stride, reuse, deep)| {
                 let mut settings = Settings::without_sleeping();
+                if let Some(d) = deep {
+                    settings.deep_split_iterations = d;
+                }
+                if let Some(d) = env("THUD_DEEP") {
+                    settings.deep_penetration = d;
+                }
                 if let Some(k) = stride {
                     settings.friction_stride = k;
                 }
@@ -186,8 +196,11 @@ fn main() {
         }
         let q = |v: &mut Vec<f64>| format!("{:.4} / {:.4}", quantile(v, 0.1), quantile(v, 0.5));
         let mut first: Option<(f64, f64)> = None;
-        for (t, (stride, reuse)) in times.iter_mut().zip(&variants) {
+        for (t, (stride, reuse, deep)) in times.iter_mut().zip(&variants) {
             let mut label = name.clone();
+            if let Some(d) = deep.filter(|_| deeps.len() > 1) {
+                label += &format!(" (deep_split_iterations {d})");
+            }
             if let Some(k) = stride.filter(|_| strides.len() > 1) {
                 label += &format!(" (friction_stride {k})");
             }

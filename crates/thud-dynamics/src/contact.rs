@@ -70,9 +70,29 @@ pub(crate) fn parallel_points(n: usize, pool: bool) -> bool {
         && crate::parallel::Crew::pool_ready()
 }
 
+/// What a pass that took the step's points saw of them: how many start warm, and how
+/// deep the deepest penetrates.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Taken {
+    /// Points that came with a non-zero warm-start impulse.
+    pub warm_started: usize,
+    /// The deepest penetration among them (m, ≥ 0: `−separation` at its largest).
+    pub deepest: f32,
+}
+
+impl Taken {
+    /// Both runs' points.
+    fn and(self, o: Taken) -> Taken {
+        Taken {
+            warm_started: self.warm_started + o.warm_started,
+            deepest: self.deepest.max(o.deepest),
+        }
+    }
+}
+
 /// [`ContactStore::regather`] of a run of manifolds (`inputs` holds their points, the
 /// first at store point `offset`): each one's normal and points again from the
-/// narrowphase's list; the points that start warm, or `None` where a manifold's point
+/// narrowphase's list; what it saw of the points, or `None` where a manifold's point
 /// count changed (then the store gathers anew).
 fn regather_run(
     manifolds: &[PairManifold],
@@ -81,8 +101,8 @@ fn regather_run(
     source: &[u32],
     inputs: &mut [PointInput],
     offset: usize,
-) -> Option<usize> {
-    let mut warm_started = 0;
+) -> Option<Taken> {
+    let (mut warm_started, mut deepest) = (0, 0.0f32);
     for ((m, &(first, count)), &src) in inputs_of.iter_mut().zip(points_of).zip(source) {
         let pm = manifolds.get(src as usize)?;
         let points = pm.manifold.points.as_slice();
@@ -98,9 +118,13 @@ fn regather_run(
             p.separation = cp.separation;
             p.warm = user;
             warm_started += usize::from(user[0] != 0.0);
+            deepest = deepest.max(-cp.separation);
         }
     }
-    Some(warm_started)
+    Some(Taken {
+        warm_started,
+        deepest,
+    })
 }
 
 /// The store's side of the narrowphase's update ([`NarrowPhase::update_tapped`]):
@@ -123,7 +147,7 @@ pub(crate) struct Tap<'a> {
     /// The next of them: the narrowphase shows its manifolds in list order, so those
     /// of the store come one after the other.
     next: usize,
-    warm_started: usize,
+    taken: Taken,
     /// Every manifold came with as many points as before, and every part absorbed took
     /// all of its own (else the store gathers anew).
     whole: bool,
@@ -132,11 +156,11 @@ pub(crate) struct Tap<'a> {
 impl Tap<'_> {
     /// After the narrowphase's update: where it showed the tap every manifold of its
     /// list (`all`, the list's layout unchanged) and the tap took every manifold of the
-    /// store with as many points as before, the step's points are in, and this is how
-    /// many are warm started (for [`ContactStore::tapped`]); else `None`, and what the
-    /// tap wrote is left for `regather` or a gather to write again.
-    pub fn finish(self, all: bool) -> Option<usize> {
-        (all && self.whole && self.next == self.source.len()).then_some(self.warm_started)
+    /// store with as many points as before, the step's points are in, and this is what
+    /// it saw of them (for [`ContactStore::tapped`]); else `None`, and what the tap
+    /// wrote is left for `regather` or a gather to write again.
+    pub fn finish(self, all: bool) -> Option<Taken> {
+        (all && self.whole && self.next == self.source.len()).then_some(self.taken)
     }
 }
 
@@ -168,7 +192,8 @@ impl ManifoldTap for Tap<'_> {
             p.point = cp.point;
             p.separation = cp.separation;
             p.warm = user;
-            self.warm_started += usize::from(user[0] != 0.0);
+            self.taken.warm_started += usize::from(user[0] != 0.0);
+            self.taken.deepest = self.taken.deepest.max(-cp.separation);
         }
     }
 
@@ -202,14 +227,14 @@ impl ManifoldTap for Tap<'_> {
             inputs,
             point_base,
             next: 0,
-            warm_started: 0,
+            taken: Taken::default(),
             whole: true,
         }
     }
 
     fn absorb(&mut self, front: Self) {
         self.whole &= front.whole && front.next == front.source.len();
-        self.warm_started += front.warm_started;
+        self.taken = self.taken.and(front.taken);
     }
 }
 
@@ -256,9 +281,9 @@ pub(crate) struct ContactStore {
     /// manifold's, in order), for the write-back.
     pub manifold_source: Vec<u32>,
     /// The narrowphase's update showed this step's points to the store, which took
-    /// them as [`regather`](Self::regather) would ([`Tap`]), with this many warm
-    /// started: the next `regather` has nothing to read.
-    pub tapped: Option<usize>,
+    /// them as [`regather`](Self::regather) would ([`Tap`]) and saw this of them: the
+    /// next `regather` has nothing to read.
+    pub tapped: Option<Taken>,
     /// Island root (body slot) of each manifold, for the exact mode.
     pub manifold_island: Vec<u32>,
     /// Scratch: rows per island root (the exact mode's size check).
@@ -294,6 +319,9 @@ pub(crate) struct ContactStore {
     pub manifolds: usize,
     /// Points that came with a non-zero warm-start impulse.
     pub warm_started: usize,
+    /// The deepest penetration among the step's points as they were taken (m, ≥ 0), which
+    /// sets how many sweeps the position pass runs (`Settings::deep_penetration`).
+    pub deepest: f32,
     /// Some manifold has a restitution above zero (as the last `gather` took them; a
     /// test's `push_point` sets it): without one, no point can bounce.
     pub restitutive: bool,
@@ -416,6 +444,7 @@ impl ContactStore {
         // Counted apart: a count carried through the loop above went through the stack
         // point after point.
         let warm_started = inputs.iter().filter(|p| p.warm[0] != 0.0).count();
+        self.deepest = inputs.iter().fold(0.0, |d, p| d.max(-p.separation));
         self.inputs = inputs;
         // (Looked at once a gather, while the manifolds are in cache: the steps that
         // take the points again keep the manifolds' materials.)
@@ -436,7 +465,7 @@ impl ContactStore {
             inputs: &mut self.inputs,
             point_base: 0,
             next: 0,
-            warm_started: 0,
+            taken: Taken::default(),
             whole: true,
         }
     }
@@ -453,8 +482,8 @@ impl ContactStore {
     pub fn regather(&mut self, manifolds: &[PairManifold]) -> bool {
         self.rows = false;
         self.partial = false;
-        if let Some(warm_started) = self.tapped.take() {
-            self.warm_started = warm_started;
+        if let Some(taken) = self.tapped.take() {
+            (self.warm_started, self.deepest) = (taken.warm_started, taken.deepest);
             return true;
         }
         let n = self.inputs.len();
@@ -484,11 +513,15 @@ impl ContactStore {
                 || flushed(|| regather_run(manifolds, mb, pb, sb, ib, at)),
             )
         } else {
-            (regather_run(manifolds, ma, pa, sa, ia, 0), Some(0))
+            (
+                regather_run(manifolds, ma, pa, sa, ia, 0),
+                Some(Taken::default()),
+            )
         };
         match (a, b) {
             (Some(a), Some(b)) => {
-                self.warm_started = a + b;
+                let taken = a.and(b);
+                (self.warm_started, self.deepest) = (taken.warm_started, taken.deepest);
                 true
             }
             _ => false,

@@ -136,6 +136,17 @@ pub struct Settings {
     pub symmetric_sweeps: bool,
     /// PGS sweeps of the split-impulse position pass per solve substep.
     pub split_iterations: u32,
+    /// Sweeps of the position pass on a step whose deepest contact penetrates more than
+    /// `deep_penetration` (when more than `split_iterations`): bodies dropped into a
+    /// heap at speed sink into each other by centimetres, and one sweep a step lifts a
+    /// stack out of that a layer a step, while the heap settles and after (inflating it
+    /// at rest); a few sweeps carry the lift up the stack at once (`docs/dynamics.md`,
+    /// *Deep contacts*). Default 4; `split_iterations` or less: never more.
+    pub deep_split_iterations: u32,
+    /// The penetration (m) from which a step's position pass runs
+    /// `deep_split_iterations` sweeps. Default 5 mm: resting stacks, whose contacts
+    /// the pass keeps within a fraction of that, never take them.
+    pub deep_penetration: f32,
     /// Run the split-impulse position pass after every solve substep, each removing
     /// `erp` of the penetration beyond the slop. Off (the default), the pass runs once,
     /// after the step's last solve substep, and removes what `n` of them would have
@@ -250,6 +261,8 @@ impl Default for Settings {
             slop: 0.0002,
             max_correction_velocity: 2.0,
             split_iterations: 1,
+            deep_split_iterations: 4,
+            deep_penetration: 0.005,
             split_every_substep: false,
             symmetric_sweeps: false,
             contact_margin: 0.02,
@@ -326,6 +339,7 @@ impl Settings {
             (self.exact_tolerance, "exact_tolerance"),
             (self.joint_erp, "joint_erp"),
             (self.reuse_rows_within, "reuse_rows_within"),
+            (self.deep_penetration, "deep_penetration"),
         ] {
             non_negative(v, what)?;
         }

@@ -2044,6 +2044,15 @@ impl World {
         let s = &self.settings;
         let (first_sweeps, later_sweeps, split_iterations) = self.sweeps;
         let iterations = if first { first_sweeps } else { later_sweeps };
+        // A step with a deep contact runs more position sweeps (`Settings::deep_penetration`).
+        let split_iterations = if self.contacts.deepest > s.deep_penetration
+            && s.deep_split_iterations > s.split_iterations
+            && s.split_iterations > 0
+        {
+            split_iterations / s.split_iterations * s.deep_split_iterations
+        } else {
+            split_iterations
+        };
         // The split pass's first sweep over the packed groups rides along the last
         // velocity sweep where it can (its rows are then still in cache), and so do the
         // impulse sums of a substep whose λ stay in the lanes (`wide::LastSweep`).

@@ -745,3 +745,59 @@ fn islands_follow_every_change_of_contacts_and_bodies() {
         assert_eq!(w.stats().islands, 1);
     }
 }
+
+/// The worst overlap (m) along a column of unit boxes standing on the ground (top face
+/// y = 0), and the fastest box's speed.
+fn column_overlap(w: &World, boxes: &[BodyHandle]) -> (f32, f32) {
+    let ys: Vec<f32> = boxes
+        .iter()
+        .map(|&b| w.body(b).unwrap().pose().position.y)
+        .collect();
+    let worst = ys
+        .windows(2)
+        .map(|p| 1.0 - (p[1] - p[0]))
+        .fold(0.5 - ys[0], f32::max);
+    let fastest = boxes
+        .iter()
+        .map(|&b| w.body(b).unwrap().linear_velocity().length())
+        .fold(0.0, f32::max);
+    (worst, fastest)
+}
+
+/// A column of eight boxes spawned each 2 cm deep in the one below (and the first in
+/// the ground) is pushed apart by the position pass, and as a split impulse it gives
+/// them no velocity. With every contact deeper than `Settings::deep_penetration`, the
+/// pass runs `deep_split_iterations` sweeps and carries the lift up the column: after
+/// 1 s the worst overlap is 3.3 mm; at one sweep a step it is still 12.4 mm.
+#[test]
+fn a_column_spawned_sunk_into_itself_is_pushed_apart_without_motion() {
+    let (n, sink) = (8, 0.02);
+    let run = |deep_split_iterations: u32| {
+        let s = Settings {
+            deep_split_iterations,
+            ..settings()
+        };
+        let mut w = World::new(s);
+        ground(&mut w, 0.6);
+        let boxes: Vec<_> = (0..n)
+            .map(|k| {
+                let y = 0.5 - sink + k as f32 * (1.0 - sink);
+                w.add_body(unit_box(Vec3::new(0.0, y, 0.0))).unwrap()
+            })
+            .collect();
+        let mut fastest = 0.0f32;
+        for _ in 0..60 {
+            w.step().unwrap();
+            fastest = fastest.max(column_overlap(&w, &boxes).1);
+        }
+        (column_overlap(&w, &boxes).0, fastest)
+    };
+    let (deep, deep_speed) = run(Settings::default().deep_split_iterations);
+    let (one, one_speed) = run(1);
+    assert!(deep < 0.005, "overlap {deep} m after 1 s");
+    assert!(one > 0.01, "one sweep a step: overlap {one} m after 1 s");
+    assert!(
+        deep_speed < 0.01 && one_speed < 0.01,
+        "speeds {deep_speed}, {one_speed} m/s"
+    );
+}
