@@ -72,7 +72,7 @@ pub(crate) fn parallel_points(n: usize, pool: bool) -> bool {
 
 /// What a pass that took the step's points saw of them: how many start warm, and how
 /// deep the deepest penetrates.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Taken {
     /// Points that came with a non-zero warm-start impulse.
     pub warm_started: usize,

@@ -2044,7 +2044,9 @@ impl World {
         let s = &self.settings;
         let (first_sweeps, later_sweeps, split_iterations) = self.sweeps;
         let iterations = if first { first_sweeps } else { later_sweeps };
-        // A step with a deep contact runs more position sweeps (`Settings::deep_penetration`).
+        // A step with a deep contact runs more position sweeps (`Settings::deep_penetration`):
+        // `deep_split_iterations` for each `split_iterations` of the step's count (which
+        // is `n` times it in the single solve after an exact step).
         let split_iterations = if self.contacts.deepest > s.deep_penetration
             && s.deep_split_iterations > s.split_iterations
             && s.split_iterations > 0

@@ -162,15 +162,6 @@ pub struct Metrics {
 /// The deepest overlap (m) of two bodies of `scene` at `world`'s poses, measured from
 /// the shapes as the comparison measures it (`thud_scene::metrics::max_penetration`).
 pub fn max_penetration(scene: &Scene, world: &World, handles: &[BodyHandle]) -> f32 {
-    deepest_overlap(scene, world, handles).0
-}
-
-/// [`max_penetration`] with the pair of bodies (by their index in the scene).
-pub fn deepest_overlap(
-    scene: &Scene,
-    world: &World,
-    handles: &[BodyHandle],
-) -> (f32, Option<(usize, usize)>) {
     let mut placed = Vec::new();
     for (i, (def, &h)) in scene.bodies.iter().zip(handles).enumerate() {
         let body = world.body(h).expect("live body");
@@ -184,7 +175,7 @@ pub fn deepest_overlap(
             });
         }
     }
-    thud_scene::metrics::max_penetration(&placed)
+    thud_scene::metrics::max_penetration(&placed).0
 }
 
 /// FNV-1a over the bits of every listed body's position, rotation, linear and angular
