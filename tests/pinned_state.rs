@@ -95,7 +95,10 @@
 //! heap's landing boxes sink into each other by up to a third of a metre, and are
 //! lifted out within its first seconds instead of over ten (the deepest overlap at 10 s
 //! 1.3 mm against 10.1). The pyramids and `tower_20`, whose contacts never sink that
-//! deep, did not move.
+//! deep, did not move. `pile_1000` moved again (but in the colouring order, whose heap
+//! has no island the exact mode took in its first 2 s) when the auto mode began to leave islands
+//! with a contact that deep to PGS: the heap's landing clusters, which it had solved
+//! exactly on nine of its first 180 steps.
 //!
 //! Updating: when a change is *meant* to change the simulation, run
 //! `cargo test -p thud --test pinned_state -- --nocapture`, check the new figures of the scenes
@@ -110,7 +113,7 @@ use thud_dynamics::{Settings, SweepOrder};
 
 const PINNED: [(&str, u64); 4] = [
     ("pyramid_20", 0xb99a_7d2c_1d09_0375),
-    ("pile_1000", 0xe360_e05f_3f0a_69b9),
+    ("pile_1000", 0xeb39_cc4a_857e_9243),
     ("tower_20", 0x31ce_9718_9cef_1c55),
     ("pyramid_40", 0xa707_b3b3_9b77_f178),
 ];
@@ -129,7 +132,7 @@ const PINNED_COLORED: [(&str, u64); 2] = [
 /// box pair's contacts changed their rounding).
 const PINNED_BUILT: [(&str, u64); 3] = [
     ("pyramid_20", 0xe631_3e25_32f3_ad03),
-    ("pile_1000", 0xe530_ac3d_b985_926b),
+    ("pile_1000", 0xcd75_232c_e89d_8e14),
     ("tower_20", 0x31ce_9718_9cef_1c55),
 ];
 

@@ -145,7 +145,8 @@ pub struct Settings {
     pub deep_split_iterations: u32,
     /// The penetration (m) from which a step's position pass runs
     /// `deep_split_iterations` sweeps. Default 5 mm: resting stacks, whose contacts
-    /// the pass keeps within a fraction of that, never take them.
+    /// the pass keeps within a fraction of that, never take them. The auto mode leaves
+    /// an island with a contact this deep to PGS: it is still landing, not resting.
     pub deep_penetration: f32,
     /// Run the split-impulse position pass after every solve substep, each removing
     /// `erp` of the penetration beyond the slop. Off (the default), the pass runs once,

@@ -801,3 +801,35 @@ fn a_column_spawned_sunk_into_itself_is_pushed_apart_without_motion() {
         "speeds {deep_speed}, {one_speed} m/s"
     );
 }
+
+/// The auto mode solves a resting column exactly, but not while it is still landing:
+/// five boxes spawned each 2 cm deep in the one below (deeper than
+/// `Settings::deep_penetration`) are left to PGS while the position pass pushes them
+/// apart, and taken once their contacts are within it (an exact solve of such an island
+/// cost 4–7 ms a step in a landing heap, and has no rest to hold).
+#[test]
+fn a_landing_column_is_solved_exactly_only_once_its_contacts_are_shallow() {
+    let mut w = World::new(settings());
+    ground(&mut w, 0.6);
+    let boxes: Vec<_> = (0..5)
+        .map(|k| {
+            let y = 0.5 - 0.02 + k as f32 * 0.98;
+            w.add_body(unit_box(Vec3::new(0.0, y, 0.0))).unwrap()
+        })
+        .collect();
+    let mut first_exact = None;
+    for step in 1..=60 {
+        // (A step's contacts are the narrowphase's at the poses it starts from.)
+        let deep = column_overlap(&w, &boxes).0;
+        w.step().unwrap();
+        if w.stats().exact_islands > 0 {
+            first_exact.get_or_insert((step, deep));
+        }
+    }
+    let (step, deep) = first_exact.expect("the resting column is solved exactly");
+    assert!(step > 1, "taken on its first step, 2 cm deep");
+    assert!(
+        deep <= Settings::default().deep_penetration,
+        "taken at step {step} with contacts {deep} m deep"
+    );
+}
