@@ -697,16 +697,17 @@ fn stats_of(bodies: impl Iterator<Item = (u32, f32)>, ids: &mut Vec<(u32, f32)>)
     if ids.is_empty() { 1.0 } else { hi / lo }
 }
 
-/// Largest start-of-step speed `max(|v|, |ω|·1 m)` of the given bodies (as
-/// [`stats_of`] lists them).
-/// The deepest penetration (m) among the island's contact points `idx`, as the step's
-/// narrowphase found them.
+/// The deepest penetration (m) among the island's contact points `idx`: the
+/// narrowphase's separations where the step decides which islands to take, advanced
+/// through the solve substeps by then for the solve (`ContactStore::advance`).
 fn deepest(c: &ContactStore, idx: &[u32]) -> f32 {
     idx.iter()
         .map(|&p| c.inputs.get(p as usize).map_or(0.0, |i| -i.separation))
         .fold(0.0, f32::max)
 }
 
+/// Largest start-of-step speed `max(|v|, |ω|·1 m)` of the given bodies (as
+/// [`stats_of`] lists them).
 fn fastest(ids: &[(u32, f32)], bodies: &SolverBodies) -> f32 {
     ids.iter()
         .map(|&(k, _)| {
