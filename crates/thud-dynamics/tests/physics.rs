@@ -364,6 +364,19 @@ fn invalid_inputs_are_typed_errors_and_leave_the_world_unchanged() {
         ));
     }
     w.settings_mut().reuse_rows_within = 1e-4;
+    for d in [-1e-3, f32::NAN, f32::INFINITY] {
+        w.settings_mut().deep_penetration = d;
+        assert!(matches!(
+            w.step(),
+            Err(DynamicsError::OutOfRange {
+                what: "deep_penetration",
+                ..
+            } | DynamicsError::NonFinite {
+                what: "deep_penetration"
+            })
+        ));
+    }
+    w.settings_mut().deep_penetration = 0.005;
     assert_eq!(snapshot(&w), before);
     let removed = w.add_body(unit_box(Vec3::new(5.0, 0.5, 0.0))).unwrap();
     w.remove_body(removed).unwrap();
