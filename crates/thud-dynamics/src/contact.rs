@@ -443,8 +443,10 @@ impl ContactStore {
         }
         // Counted apart: a count carried through the loop above went through the stack
         // point after point.
-        let warm_started = inputs.iter().filter(|p| p.warm[0] != 0.0).count();
-        self.deepest = inputs.iter().fold(0.0, |d, p| d.max(-p.separation));
+        let (warm_started, deepest) = inputs.iter().fold((0, 0.0f32), |(w, d), p| {
+            (w + usize::from(p.warm[0] != 0.0), d.max(-p.separation))
+        });
+        self.deepest = deepest;
         self.inputs = inputs;
         // (Looked at once a gather, while the manifolds are in cache: the steps that
         // take the points again keep the manifolds' materials.)
