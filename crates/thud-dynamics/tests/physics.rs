@@ -353,30 +353,24 @@ fn invalid_inputs_are_typed_errors_and_leave_the_world_unchanged() {
         })
     ));
     w.settings_mut().friction_stride = 2;
-    for d in [-1e-4, f32::NAN, f32::INFINITY] {
-        w.settings_mut().reuse_rows_within = d;
-        assert!(matches!(
-            w.step(),
-            Err(DynamicsError::OutOfRange {
-                what: "reuse_rows_within",
-                ..
-            } | DynamicsError::NonFinite { .. })
-        ));
+    // Lengths that must be finite and at least 0, each set back to its default after.
+    type Field = fn(&mut Settings) -> &mut f32;
+    let lengths: [(&str, Field); 2] = [
+        ("reuse_rows_within", |s| &mut s.reuse_rows_within),
+        ("deep_penetration", |s| &mut s.deep_penetration),
+    ];
+    for (name, field) in lengths {
+        let default = *field(&mut Settings::default());
+        for d in [-1e-4, f32::NAN, f32::INFINITY] {
+            *field(w.settings_mut()) = d;
+            assert!(matches!(
+                w.step(),
+                Err(DynamicsError::OutOfRange { what, .. } | DynamicsError::NonFinite { what })
+                    if what == name
+            ));
+        }
+        *field(w.settings_mut()) = default;
     }
-    w.settings_mut().reuse_rows_within = 1e-4;
-    for d in [-1e-3, f32::NAN, f32::INFINITY] {
-        w.settings_mut().deep_penetration = d;
-        assert!(matches!(
-            w.step(),
-            Err(DynamicsError::OutOfRange {
-                what: "deep_penetration",
-                ..
-            } | DynamicsError::NonFinite {
-                what: "deep_penetration"
-            })
-        ));
-    }
-    w.settings_mut().deep_penetration = 0.005;
     assert_eq!(snapshot(&w), before);
     let removed = w.add_body(unit_box(Vec3::new(5.0, 0.5, 0.0))).unwrap();
     w.remove_body(removed).unwrap();
