@@ -12,7 +12,8 @@
 //!
 //! Two threads too: a step that uses the pool allocates nothing once its buffers have
 //! grown (until the twenty-eighth session the crew's broadcast and the narrowphase's
-//! split took three allocations a step).
+//! split took three allocations a step). And the heap: `pile_1000` at rest after 10 s,
+//! on one thread and on two.
 //!
 //! One test in this binary: the counter is global, so no other test may run beside it.
 
@@ -194,4 +195,31 @@ fn resting_steps_allocate_nothing() {
             assert_eq!(n, 0, "{name}: {n} allocations in 30 two-thread steps");
         }
     });
+    // The heap at rest, on one thread and on two: `pile_1000` comes to rest by about
+    // 9 s (its steps then keep their rows), and a resting step of its thousand boxes
+    // allocates nothing either.
+    let scene = thud_scene::standard("pile_1000").expect("standard scene");
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
+        pool.install(|| {
+            let (mut world, _) = scene_world::world(&scene, Settings::without_sleeping());
+            for _ in 0..600 {
+                world.step().expect("step");
+            }
+            COUNT.store(0, Ordering::Relaxed);
+            ON.store(true, Ordering::Relaxed);
+            for _ in 0..30 {
+                world.step().expect("step");
+            }
+            ON.store(false, Ordering::Relaxed);
+            let n = COUNT.load(Ordering::Relaxed);
+            assert_eq!(
+                n, 0,
+                "pile_1000: {n} allocations in 30 resting steps, pool of {threads}"
+            );
+        });
+    }
 }
