@@ -1,5 +1,10 @@
 //! Towers of n boxes (`THUD_NS=2,5,10,20`) for 10 s under env-var settings: drift, sag,
 //! energy rise, mean step time (`THUD_MODE=pgs|auto|exact`). The tool used to study the tall-stack failure (docs/dynamics.md).
+//!
+//! `THUD_COUNT=k` stands `k` such towers in a row along x, 3 m apart (many small stacks:
+//! what the exact mode's islands cost, `docs/dynamics.md`, *Exact mode*); the figures
+//! are then the worst tower's, and the step time the whole row's (on the global pool:
+//! `RAYON_NUM_THREADS=1` for one thread).
 mod support;
 use thud_dynamics::{PenetrationMode, Settings, SolverMode};
 fn env<T: std::str::FromStr>(k: &str) -> Option<T> {
@@ -51,6 +56,9 @@ fn main() {
     if let Some(v) = env("THUD_MAX_ROWS") {
         s.exact_max_rows = v;
     }
+    if let Some(v) = env("THUD_BUDGET") {
+        s.exact_rows_per_step = v;
+    }
     if let Some(v) = env("THUD_OUTER") {
         s.exact_outer_passes = v;
     }
@@ -66,7 +74,27 @@ fn main() {
                 b.friction = mu;
             }
         }
+        let count: usize = env("THUD_COUNT").unwrap_or(1);
+        let tower: Vec<_> = scene
+            .bodies
+            .iter()
+            .filter(|b| b.kind == thud_scene::schema::BodyKindDef::Dynamic)
+            .cloned()
+            .collect();
+        for k in 1..count {
+            scene.bodies.extend(tower.iter().map(|b| {
+                let mut b = b.clone();
+                b.name = format!("{}_{k}", b.name);
+                b.position.x += 3.0 * k as f32;
+                b
+            }));
+        }
         let (_, m) = support::scene_world::run(&scene, s.clone(), steps);
+        let n = if count > 1 {
+            format!("{count} × {n}")
+        } else {
+            n.to_string()
+        };
         print!(
             "n {n}: drift {:.2} mm sag {:.2} mm rise {:.4} step {:.3} ms | ",
             m.drift * 1e3,

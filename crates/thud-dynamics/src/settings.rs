@@ -180,9 +180,13 @@ pub struct Settings {
     pub restitution_combine: CombineRule,
     /// Exact and auto modes: islands with more rows than this are solved by PGS.
     pub exact_max_rows: usize,
-    /// Exact and auto modes: at most this many rows are solved exactly per step (over
-    /// its solve substeps, islands in order; the rest keep PGS's answer), so a scene
-    /// of many small islands — a collapsed pile — cannot make one step slow.
+    /// Exact and auto modes: the islands a step takes for the exact mode hold at most
+    /// this many rows together, the islands of the most bodies first; the others stay
+    /// with PGS in the packed lanes, and at most this many rows are solved exactly in
+    /// a step. So a scene of many small islands — a collapsed pile, rows of crate
+    /// stacks — cannot make its steps slow: a taken island is swept from the scalar
+    /// rows every step and checked against its problem, at about five times the cost
+    /// of its sweeps in the lanes (`docs/dynamics.md`, *Exact mode*).
     pub exact_rows_per_step: usize,
     /// Auto mode: islands with fewer bodies than this are solved by PGS (it converges
     /// quickly on shallow islands, and the exact solve costs more) unless their mass
