@@ -14,8 +14,10 @@
 //! bodies the groups move, swept inside the wavefront); the steps of
 //! `pile_1000` from 1 s to 4 s, while its lattice falls into the bin and tumbles, on one
 //! and two threads (`pile_1000_tumbling`, `_2t`: where the narrowphase computes most
-//! pairs afresh and splits over the pool, `Settings::parallel_min_recomputed`); and the
-//! cost of one PGS row update.
+//! pairs afresh and splits over the pool, `Settings::parallel_min_recomputed`); a row of
+//! 64 resting towers of eight boxes at the defaults and with PGS alone (`towers_64x8`,
+//! `_pgs`: what the exact mode's islands cost, `docs/dynamics.md`, *Many small
+//! stacks*); and the cost of one PGS row update.
 //!
 //! `cargo bench --bench step -- --warm-up-time 1 --measurement-time 3`
 //!
@@ -198,6 +200,37 @@ fn step_time(c: &mut Criterion) {
                 solve / updates * 1e9
             );
         }
+    }
+    // Rows of small resting stacks: 64 towers of eight boxes at the defaults, where the
+    // exact mode takes the islands its row budget holds, and with PGS alone.
+    for (mode, label) in [
+        (thud_dynamics::SolverMode::Auto, "towers_64x8"),
+        (thud_dynamics::SolverMode::Pgs, "towers_64x8_pgs"),
+    ] {
+        let settings = Settings {
+            solver_mode: mode,
+            ..Settings::without_sleeping()
+        };
+        let pool = &pools[0];
+        let scene = scene_world::tower_row(64, 8);
+        let mut world = pool.install(|| {
+            let (mut world, _) = scene_world::world(&scene, settings);
+            for _ in 0..60 {
+                world.step().expect("step");
+            }
+            world
+        });
+        group.bench_function(label, |b| {
+            b.iter_custom(|iters| {
+                pool.install(|| {
+                    let t = Instant::now();
+                    for _ in 0..iters {
+                        world.step().expect("step");
+                    }
+                    t.elapsed()
+                })
+            })
+        });
     }
     for (pool, label) in pools
         .iter()

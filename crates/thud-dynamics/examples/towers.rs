@@ -68,26 +68,12 @@ fn main() {
         .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
         .unwrap_or(vec![2, 5, 10, 20]);
     for n in sizes {
-        let mut scene = thud_scene::standard::tower(n);
+        let count: usize = env("THUD_COUNT").unwrap_or(1);
+        let mut scene = support::scene_world::tower_row(count, n);
         if let Some(mu) = env::<f32>("THUD_MU") {
             for b in &mut scene.bodies {
                 b.friction = mu;
             }
-        }
-        let count: usize = env("THUD_COUNT").unwrap_or(1);
-        let tower: Vec<_> = scene
-            .bodies
-            .iter()
-            .filter(|b| b.kind == thud_scene::schema::BodyKindDef::Dynamic)
-            .cloned()
-            .collect();
-        for k in 1..count {
-            scene.bodies.extend(tower.iter().map(|b| {
-                let mut b = b.clone();
-                b.name = format!("{}_{k}", b.name);
-                b.position.x += 3.0 * k as f32;
-                b
-            }));
         }
         let (_, m) = support::scene_world::run(&scene, s.clone(), steps);
         let n = if count > 1 {

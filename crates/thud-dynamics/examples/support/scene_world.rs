@@ -34,6 +34,31 @@ pub fn stand_column(world: &mut World, x: f32, n: usize) -> Vec<BodyHandle> {
         .collect()
 }
 
+/// `count` towers of `n` unit boxes (`thud_scene::standard::tower`) in a row along x,
+/// 3 m apart, on the standard ground: rows of small stacks, each an island the exact
+/// mode may take (`docs/dynamics.md`, *Many small stacks*).
+pub fn tower_row(count: usize, n: u32) -> Scene {
+    let mut scene = thud_scene::standard::tower(n);
+    let tower: Vec<_> = scene
+        .bodies
+        .iter()
+        .filter(|b| b.kind == thud_scene::schema::BodyKindDef::Dynamic)
+        .cloned()
+        .collect();
+    for k in 1..count {
+        scene.bodies.extend(tower.iter().map(|b| {
+            let mut b = b.clone();
+            b.name = format!("{}_{k}", b.name);
+            b.position.x += 3.0 * k as f32;
+            b
+        }));
+    }
+    if count > 1 {
+        scene.name = format!("{count}_towers_of_{n}");
+    }
+    scene
+}
+
 /// A ball of radius 0.3 m hanging on a ball joint from a world anchor at (`x`, 8, 0),
 /// released 2 m off to the side at (`x`, 5, 2): a pendulum (a joint elsewhere) to set
 /// beside a standard scene.
