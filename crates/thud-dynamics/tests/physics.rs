@@ -879,12 +879,13 @@ fn more_resting_columns_than_sixteen_stop_being_solved_exactly() {
 }
 
 /// The auto mode's row budget (`Settings::exact_rows_per_step`) goes to the islands of
-/// the most bodies first: two columns of twelve boxes (144 rows each) beside eight of
-/// four (48 rows each), the short ones listed first, and a budget of 300 rows. The
-/// first step solves the two tall columns exactly (in list order the budget went to six
-/// short ones); the short ones stay in the lanes, where PGS holds them. After 10 s the
-/// tall columns' tops are within 0.1 mm of where they started, the short ones' within
-/// 5 mm.
+/// the most bodies first, and islands of ten bodies or more are taken beyond it: three
+/// columns of twelve boxes (144 rows each) beside eight of four (48 rows each), the
+/// short ones listed first, and a budget of 300 rows. The first step solves two tall
+/// columns exactly (in list order the budget went to six short ones), the next steps
+/// the third too (left out, it was never solved); the short ones stay in the lanes,
+/// where PGS holds them. After 10 s every column's top is within a millimetre of where
+/// it started, the short ones' within 5 mm.
 #[test]
 fn the_exact_modes_budget_goes_to_the_tallest_islands_first() {
     let mut w = World::new(Settings {
@@ -901,25 +902,24 @@ fn the_exact_modes_budget_goes_to_the_tallest_islands_first() {
             .collect()
     };
     let short: Vec<_> = (0..8).map(|c| column(&mut w, 3.0 * c as f32, 4)).collect();
-    let tall: Vec<_> = (0..2)
+    let tall: Vec<_> = (0..3)
         .map(|c| column(&mut w, 30.0 + 3.0 * c as f32, 12))
         .collect();
     let top =
         |boxes: &Vec<BodyHandle>, w: &World| w.body(boxes[boxes.len() - 1]).unwrap().position();
     let tops: Vec<Vec3> = tall.iter().chain(&short).map(|b| top(b, &w)).collect();
-    w.step().unwrap();
-    assert_eq!(
-        w.stats().exact_islands,
-        2,
-        "islands solved on the first step"
-    );
-    for _ in 1..600 {
+    let mut solved = Vec::new();
+    for _ in 0..600 {
         w.step().unwrap();
+        solved.push(w.stats().exact_islands);
     }
+    assert_eq!(solved[0], 2, "islands solved on the first step");
+    let next: usize = solved[1..10].iter().sum();
+    assert!(next > 0, "the third tall column never solved");
     for (k, boxes) in tall.iter().chain(&short).enumerate() {
         let d = top(boxes, &w) - tops[k];
         let lean = Vec3::new(d.x, 0.0, d.z).length();
-        let limit = if k < 2 { 1e-4 } else { 5e-3 };
+        let limit = if k < 3 { 1e-3 } else { 5e-3 };
         assert!(lean < limit, "column {k}: its top moved {lean} m aside");
     }
 }
