@@ -100,6 +100,27 @@ fn settled_for(name: &str, variant: Variant, steps: usize) -> World {
     world
 }
 
+/// Times `world`'s steps as `label`, every step on `pool` (its thread count decides the
+/// parallel paths).
+fn time_steps(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    label: &str,
+    pool: &rayon::ThreadPool,
+    world: &mut World,
+) {
+    group.bench_function(label, |b| {
+        b.iter_custom(|iters| {
+            pool.install(|| {
+                let t = Instant::now();
+                for _ in 0..iters {
+                    world.step().expect("step");
+                }
+                t.elapsed()
+            })
+        })
+    });
+}
+
 fn step_time(c: &mut Criterion) {
     let mut group = c.benchmark_group("step");
     group.sample_size(20);
@@ -167,18 +188,7 @@ fn step_time(c: &mut Criterion) {
     for (name, variant, pool, label) in runs {
         let pool = &pools[pool];
         let mut world = pool.install(|| settled(name, variant));
-        // Every step runs on the pool (its thread count decides the parallel paths).
-        group.bench_function(&label, |b| {
-            b.iter_custom(|iters| {
-                pool.install(|| {
-                    let t = Instant::now();
-                    for _ in 0..iters {
-                        world.step().expect("step");
-                    }
-                    t.elapsed()
-                })
-            })
-        });
+        time_steps(&mut group, &label, pool, &mut world);
         // Row cost from the solver's own stage timer over a few steps.
         let (solve, updates) = pool.install(|| {
             let (mut solve, mut updates) = (0.0f64, 0.0f64);
@@ -220,17 +230,7 @@ fn step_time(c: &mut Criterion) {
             }
             world
         });
-        group.bench_function(label, |b| {
-            b.iter_custom(|iters| {
-                pool.install(|| {
-                    let t = Instant::now();
-                    for _ in 0..iters {
-                        world.step().expect("step");
-                    }
-                    t.elapsed()
-                })
-            })
-        });
+        time_steps(&mut group, label, pool, &mut world);
     }
     for (pool, label) in pools
         .iter()

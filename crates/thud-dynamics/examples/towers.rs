@@ -67,8 +67,8 @@ fn main() {
         .ok()
         .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
         .unwrap_or(vec![2, 5, 10, 20]);
+    let count: usize = env("THUD_COUNT").unwrap_or(1);
     for n in sizes {
-        let count: usize = env("THUD_COUNT").unwrap_or(1);
         let mut scene = support::scene_world::tower_row(count, n);
         if let Some(mu) = env::<f32>("THUD_MU") {
             for b in &mut scene.bodies {

@@ -829,7 +829,8 @@ pub(crate) struct Rule {
     /// velocity (m/s): see [`residual`]. Zero: always solve.
     pub tolerance: f32,
     /// The rows the islands taken in a step may hold together
-    /// (`Settings::exact_rows_per_step`): [`takes_any`] takes them the largest first.
+    /// (`Settings::exact_rows_per_step`): [`takes_any`] takes the islands of the most
+    /// bodies first, and those of [`ALWAYS_TAKEN`] bodies or more beyond it.
     pub budget: usize,
 }
 
@@ -1187,9 +1188,11 @@ fn take_islands(c: &mut ContactStore, j: &JointRows, bodies: &SolverBodies, rule
     takes.sort_unstable_by_key(|&(n, k, _)| (std::cmp::Reverse(n), k));
     let mut left = rule.budget;
     takes.retain(|&(n, _, rows)| {
-        let fits = rows <= left;
-        left = left.saturating_sub(rows);
-        fits || n >= ALWAYS_TAKEN
+        let taken = rows <= left || n >= ALWAYS_TAKEN;
+        if taken {
+            left = left.saturating_sub(rows);
+        }
+        taken
     });
     takes.sort_unstable_by_key(|&(_, k, _)| k);
     let mut chosen = takes.iter().map(|&(_, k, _)| k).peekable();
