@@ -5,7 +5,7 @@
 //! Settings overrides through the environment: `THUD_ITER`, `THUD_ERP`, `THUD_SLOP`,
 //! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_DEEP_ITER` (`deep_split_iterations`), `THUD_DEEP`
 //! (`deep_penetration`), `THUD_SPLIT_EVERY` (0/1), `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
-//! `THUD_LATER_ITER` (`substep_iterations`), `THUD_FRICTION_STRIDE`, `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_ORDER` (`colored`: `SweepOrder::Colored`), `THUD_EXACT_TOL`, `THUD_MIN_PAIRS`
+//! `THUD_LATER_ITER` (`substep_iterations`), `THUD_FRICTION_STRIDE`, `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_ORDER` (`colored`: `SweepOrder::Colored`), `THUD_EXACT_TOL`, `THUD_BUDGET` (`exact_rows_per_step`), `THUD_MIN_PAIRS`
 //! (`Settings::parallel_min_pairs`), `THUD_REUSE` (`Settings::reuse_rows_within`), `THUD_STATICS`
 //! (0/1: `Settings::statics_warm_start`), `THUD_SYM` (0/1: `Settings::symmetric_sweeps`),
 //! `THUD_STEPS`.
@@ -74,6 +74,9 @@ fn main() {
             "exact" => thud_dynamics::SolverMode::Exact,
             _ => thud_dynamics::SolverMode::Auto,
         };
+    }
+    if let Some(v) = env("THUD_BUDGET") {
+        s.exact_rows_per_step = v;
     }
     if let Some(v) = env("THUD_EXACT_TOL") {
         s.exact_tolerance = v;
