@@ -33,8 +33,8 @@
 //! while the position pass pushes them apart) has no rest to hold (such solves took
 //! 4–7 ms a step in `pile_1000`'s second and third seconds). The islands a step takes
 //! hold at most `exact_rows_per_step` rows together, those of the most bodies first,
-//! but for islands of ten bodies or more, which are always taken ([`takes_any`]): the
-//! others stay with PGS.
+//! but for islands of ten bodies or more, which are always taken and always solved
+//! when they need it ([`ALWAYS_TAKEN`]): the others stay with PGS.
 //!
 //! **Where the search starts** ([`Starts`]). A resting island is solved again only
 //! when PGS's answer has wandered past `exact_tolerance`, and then from where PGS left
@@ -492,11 +492,15 @@ pub(crate) fn solve_points(
 const MAX_STARTS: usize = 16;
 
 /// Islands of this many bodies or more are taken for the exact mode whatever the step's
-/// row budget ([`takes_any`]; the budget still bounds their solves). PGS alone holds a
-/// stack of up to ten boxes (towers of 4–10 drift 0.3–4 mm in 30 s), but lets one of
-/// eleven or twelve lean 40–74 mm in 10 s (twelve: 292 mm in 30 s, gaining 0.8 J): ten
-/// resting towers of twelve, taken only within the budget (seven of them), leaned 62 mm
-/// and gained 2.7 J in 30 s, where taken all they lean 0.5 mm.
+/// row budget ([`takes_any`]), and solved whenever their answers miss
+/// ([`solve_islands`]). PGS alone holds a stack of up to ten boxes (towers of 4–10 drift
+/// 0.3–4 mm in 30 s), but lets one of eleven or twelve lean 40–74 mm in 10 s (twelve:
+/// 292 mm in 30 s, gaining 0.8 J): ten resting towers of twelve, taken only within the
+/// budget (seven of them), leaned 62 mm and gained 2.7 J in 30 s. And a taken island the
+/// budget leaves unsolved step after step is worse off than one left to PGS: 16 towers
+/// of 16 gained 66 J and fell, 64 of them 444 J (so since the budget came). Solved
+/// whenever they need it, each of those rows stands to 0.1 mm for 30 s, at 3 and 9.5 ms
+/// a step.
 const ALWAYS_TAKEN: usize = 10;
 
 /// Most solves of the exact mode an island whose searches keep failing waits before it
@@ -830,7 +834,8 @@ pub(crate) struct Rule {
     pub tolerance: f32,
     /// The rows the islands taken in a step may hold together
     /// (`Settings::exact_rows_per_step`): [`takes_any`] takes the islands of the most
-    /// bodies first, and those of [`ALWAYS_TAKEN`] bodies or more beyond it.
+    /// bodies first, and those of [`ALWAYS_TAKEN`] bodies or more beyond it (which
+    /// [`solve_islands`] solves beyond it too).
     pub budget: usize,
 }
 
@@ -1044,7 +1049,7 @@ pub(crate) fn solve_islands(
     starts.tick(lists.iter().filter(fits).count());
     for (_, idx, jidx) in lists.iter() {
         let rows = 3 * idx.len() + jidx.len();
-        if rows > rule.max_rows || rows > *budget {
+        if rows > rule.max_rows {
             continue;
         }
         // Where the step built scalar rows only for the islands `takes_any` marked, the
@@ -1056,6 +1061,11 @@ pub(crate) fn solve_islands(
         // read its rows where they lie.)
         let ids = &mut scratch.bodies;
         let ratio = body_stats(&c.points, idx, &j.rows, jidx, ids);
+        // (An island of `ALWAYS_TAKEN` bodies or more is solved whatever is left of the
+        // budget.)
+        if rows > *budget && ids.len() < ALWAYS_TAKEN {
+            continue;
+        }
         if (ids.len() < rule.min_bodies && ratio < rule.mass_ratio)
             || (!idx.is_empty() && fastest(ids, bodies) > rule.max_speed)
             || deepest(c, idx) > rule.max_depth
@@ -1073,7 +1083,7 @@ pub(crate) fn solve_islands(
         if starts.waits(key) {
             continue;
         }
-        *budget -= rows;
+        *budget = budget.saturating_sub(rows);
         let sol = &mut scratch.solve;
         let mut its = std::mem::take(&mut sol.items);
         items_into(&c.points, idx, (&j.rows, jidx), &mut its);

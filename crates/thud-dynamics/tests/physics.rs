@@ -886,13 +886,14 @@ fn more_resting_columns_than_sixteen_stop_being_solved_exactly() {
 }
 
 /// The auto mode's row budget (`Settings::exact_rows_per_step`) goes to the islands of
-/// the most bodies first, and islands of ten bodies or more are taken beyond it: three
-/// columns of twelve boxes (144 rows each) beside eight of four (48 rows each), the
-/// short ones listed first, and a budget of 300 rows. The first step solves two tall
-/// columns exactly (in list order the budget went to six short ones), the next steps
-/// the third too (left out, it was never solved); the short ones stay in the lanes,
-/// where PGS holds them. After 10 s the tall columns' tops are within a millimetre of
-/// where they started, the short ones' within 5 mm.
+/// the most bodies first, and islands of ten bodies or more are taken and solved beyond
+/// it: three columns of twelve boxes (144 rows each) beside eight of four (48 rows
+/// each), the short ones listed first, and a budget of 300 rows. The first step solves
+/// the three tall columns exactly and no short one (in list order the budget went to
+/// six short ones; taken beyond the budget but solved within it, the third tall one
+/// waited for a later step); the short ones stay in the lanes, where PGS holds them.
+/// After 10 s the tall columns' tops are within a millimetre of where they started, the
+/// short ones' within 5 mm.
 #[test]
 fn the_exact_modes_budget_goes_to_the_tallest_islands_first() {
     let mut w = World::new(Settings {
@@ -914,13 +915,38 @@ fn the_exact_modes_budget_goes_to_the_tallest_islands_first() {
         w.step().unwrap();
         solved.push(w.stats().exact_islands);
     }
-    assert_eq!(solved[0], 2, "islands solved on the first step");
-    let next: usize = solved[1..10].iter().sum();
-    assert!(next > 0, "the third tall column never solved");
+    assert_eq!(solved[0], 3, "islands solved on the first step");
     for (k, boxes) in tall.iter().chain(&short).enumerate() {
         let d = top(boxes, &w) - tops[k];
         let lean = Vec3::new(d.x, 0.0, d.z).length();
         let limit = if k < 3 { 1e-3 } else { 5e-3 };
         assert!(lean < limit, "column {k}: its top moved {lean} m aside");
     }
+}
+
+/// Sixteen resting towers of sixteen boxes (192 rows each, three times the default row
+/// budget): each is solved exactly whenever its answer misses, and all stand. Solved
+/// only within the budget, the towers it left unsolved step after step leaned off their
+/// answers, gained 66 J and fell within 10 s (PGS alone holds them to 2.7 mm).
+#[test]
+fn many_tall_towers_stand_in_the_auto_mode() {
+    let mut w = World::new(settings());
+    ground(&mut w, 0.6);
+    let towers: Vec<_> = (0..16)
+        .map(|c| stand_column(&mut w, 3.0 * c as f32 - 50.0, 16))
+        .collect();
+    let top =
+        |boxes: &Vec<BodyHandle>, w: &World| w.body(boxes[boxes.len() - 1]).unwrap().position();
+    let tops: Vec<Vec3> = towers.iter().map(|b| top(b, &w)).collect();
+    let e0 = w.total_energy();
+    for _ in 0..600 {
+        w.step().unwrap();
+    }
+    for (k, boxes) in towers.iter().enumerate() {
+        let d = top(boxes, &w) - tops[k];
+        let lean = Vec3::new(d.x, 0.0, d.z).length();
+        assert!(lean < 1e-3, "tower {k}: its top moved {lean} m aside");
+    }
+    let e = w.total_energy();
+    assert!(e <= e0 + 1e-4 * e0.abs(), "energy {e} J, from {e0}");
 }
