@@ -497,10 +497,10 @@ const MAX_STARTS: usize = 16;
 /// 0.3–4 mm in 30 s), but lets one of eleven or twelve lean 40–74 mm in 10 s (twelve:
 /// 292 mm in 30 s, gaining 0.8 J): ten resting towers of twelve, taken only within the
 /// budget (seven of them), leaned 62 mm and gained 2.7 J in 30 s. And a taken island the
-/// budget leaves unsolved step after step is worse off than one left to PGS: 16 towers
-/// of 16 gained 66 J and fell, 64 of them 444 J (so since the budget came). Solved
-/// whenever they need it, each of those rows stands to 0.1 mm for 30 s, at 3 and 9.5 ms
-/// a step.
+/// budget leaves unsolved step after step is worse off than one left to PGS: while the
+/// budget bound these islands' solves too, 16 towers of 16 gained 66 J and fell, and 64
+/// of them 444 J. Solved whenever they need it, each of those rows stands to 0.1 mm for
+/// 30 s, at 3 and 9.5 ms a step.
 const ALWAYS_TAKEN: usize = 10;
 
 /// Most solves of the exact mode an island whose searches keep failing waits before it
