@@ -25,6 +25,9 @@
 //! and a colouring whose contacts change every step or two (a settling heap) is used
 //! once: such a step keeps each manifold at its earliest level instead (`LIST_AFTER`).
 //! `pile_1000` then runs about 620 groups instead of 580, and its step is shorter.
+//! Such a colouring is also the one a heap's rows keep as it comes to rest: once rows
+//! have stood for some steps on a colouring of earliest levels, the step builds them
+//! once more, list-scheduled ([`Coloring::relist`]; `RELIST_AFTER` in `world.rs`).
 //! [`SweepOrder::Colored`] (first fit, at most [`MAX_COLORS`]) is the throughput choice
 //! for piles and many small stacks.
 //!
@@ -157,6 +160,10 @@ pub(crate) struct Coloring {
     /// manifolds, their bodies and point counts are those of that build, unlooked at.
     keys_at: u64,
     pub same_keys: bool,
+    /// The colouring is list-scheduled (or has nothing to schedule: no manifold in the
+    /// levels, or the greedy colours of [`SweepOrder::Colored`]); see
+    /// [`relist`](Self::relist).
+    listed: bool,
     /// Builds in a row that kept it (`u32::MAX` before the first colouring).
     steady: u32,
     /// Scratch of the level scheduling: last manifold per body, level and links per
@@ -302,6 +309,7 @@ impl Coloring {
             SweepOrder::Sequential => self.levels(&input, &[0, input.len()], n, fixed),
             SweepOrder::Colored => self.first_fit(&input, fixed),
         }
+        self.listed = self.steady >= LIST_AFTER || input.is_empty() || order == SweepOrder::Colored;
         self.steady = 0;
         // Store order (the exact mode's manifolds and the colouring's misfits share no
         // body, so this only keeps the listing tidy).
@@ -675,6 +683,21 @@ impl Coloring {
                 None => self.overflow.push(m),
             }
         }
+    }
+
+    /// Whether the colouring is list-scheduled, or has nothing list scheduling would
+    /// change (see [`relist`](Self::relist)).
+    pub fn listed(&self) -> bool {
+        self.listed
+    }
+
+    /// Colour anew at the next build, list-scheduled (and cut, as the first colouring
+    /// is), whatever the builds before it. For a step whose rows have stood a while
+    /// since a colouring made at its manifolds' earliest levels (a settling heap's last,
+    /// kept as it came to rest): its sweeps then run fuller units from then on
+    /// (`World::build_jacobians`).
+    pub fn relist(&mut self) {
+        self.order = None;
     }
 
     /// Whether every overflow manifold belongs to an island of its own, sharing no

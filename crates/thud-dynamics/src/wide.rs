@@ -1967,6 +1967,23 @@ impl WideContacts {
         self.schedules() && joints == 0
     }
 
+    /// Whether the colouring is list-scheduled ([`Coloring::listed`]).
+    pub fn listed(&self) -> bool {
+        self.coloring.listed()
+    }
+
+    /// List-schedule the colouring at the next [`pack`](Self::pack)
+    /// ([`Coloring::relist`]).
+    pub fn relist(&mut self) {
+        self.coloring.relist();
+    }
+
+    /// The sweep's units (a group, or two run as one).
+    #[cfg(test)]
+    pub(crate) fn unit_count(&self) -> usize {
+        self.units.len()
+    }
+
     /// Colours in use and overflow manifolds (for the step's counters).
     pub fn colors(&self) -> (usize, usize) {
         (self.color_groups.len(), self.coloring.overflow.len())
