@@ -460,17 +460,21 @@ impl Coloring {
     /// on levels of its own after the last slice's: a body meets its manifolds slice by
     /// slice, in store order within each (the regions of a large sweep, [`Self::cut`]).
     fn levels(&mut self, pairs: &[(u32, u32, u32)], bounds: &[usize], n: usize, fixed: &[bool]) {
+        // (Only list scheduling reads the levels and links: a colouring kept at its
+        // earliest levels needs each body's next free level alone.)
         self.level.clear();
-        self.level.resize(n, 0);
         self.links.clear();
-        self.links.resize(
-            n,
-            Links {
-                body: [NONE; 2],
-                prev: [NONE; 2],
-                next: [NONE; 2],
-            },
-        );
+        if self.steady >= LIST_AFTER {
+            self.level.resize(n, 0);
+            self.links.resize(
+                n,
+                Links {
+                    body: [NONE; 2],
+                    prev: [NONE; 2],
+                    next: [NONE; 2],
+                },
+            );
+        }
         let mut base = 0;
         for w in bounds.windows(2) {
             let slice = &pairs[w[0]..w[1]];
@@ -484,6 +488,19 @@ impl Coloring {
     /// [`Self::levels`] of one slice, on colours from `base` on; returns the colours it
     /// took.
     fn slice_levels(&mut self, pairs: &[(u32, u32, u32)], base: usize, fixed: &[bool]) -> usize {
+        if self.steady < LIST_AFTER {
+            return self.earliest_levels(pairs, base, fixed);
+        }
+        let levels = self.linked_levels(pairs, fixed);
+        if self.colors.len() < base + levels {
+            self.colors.resize_with(base + levels, Vec::new);
+        }
+        self.list_schedule(pairs, levels, base)
+    }
+
+    /// Each manifold's earliest level in `self.level`, with the links list scheduling
+    /// reads; returns the levels.
+    fn linked_levels(&mut self, pairs: &[(u32, u32, u32)], fixed: &[bool]) -> usize {
         self.last.clear();
         self.last.resize(fixed.len(), NONE);
         let mut levels = 0;
@@ -514,17 +531,40 @@ impl Coloring {
             self.links[m as usize] = link;
             levels = levels.max(l as usize + 1);
         }
-        if self.colors.len() < base + levels {
-            self.colors.resize_with(base + levels, Vec::new);
-        }
-        if self.steady >= LIST_AFTER {
-            self.list_schedule(pairs, levels, base)
-        } else {
-            for &(m, _, _) in pairs {
-                self.colors[base + self.level[m as usize] as usize].push(m);
+        levels
+    }
+
+    /// Each manifold into the colour of its earliest level, from `base` on, in store
+    /// order; `last` holds each body's next free level (one past its last manifold's).
+    /// Returns the levels.
+    fn earliest_levels(&mut self, pairs: &[(u32, u32, u32)], base: usize, fixed: &[bool]) -> usize {
+        self.last.clear();
+        self.last.resize(fixed.len(), 0);
+        let mut levels = 0;
+        for &(m, a, b) in pairs {
+            let free = |x: u32| {
+                if fixed[x as usize] {
+                    0
+                } else {
+                    self.last[x as usize]
+                }
+            };
+            let l = free(a).max(free(b));
+            for x in [a, b] {
+                if !fixed[x as usize] {
+                    self.last[x as usize] = l + 1;
+                }
             }
-            levels
+            let l = l as usize;
+            if l >= levels {
+                levels = l + 1;
+                if self.colors.len() < base + levels {
+                    self.colors.resize_with(base + levels, Vec::new);
+                }
+            }
+            self.colors[base + l].push(m);
         }
+        levels
     }
 
     /// List scheduling, one unit of the sweep a level. Each manifold's latest level in
