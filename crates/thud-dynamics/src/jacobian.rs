@@ -14,7 +14,7 @@
 //!   b = J·Vnc + (stabilization)                 b̃ = b / D,   J̃ = J / D
 //! ```
 //!
-//! Storage (76 bytes per row, 252 per point): the linear blocks of a row are `∓d`, so a
+//! Storage (76 bytes per row, 260 per point): the linear blocks of a row are `∓d`, so a
 //! row keeps `J_lin = d` once (body a uses its negative) and `T_lin,k = J_lin,k·(1/m_k)`
 //! is made from the point's two inverse masses; the angular blocks `J_ang,a`, `J_ang,b`,
 //! `T_ang,a`, `T_ang,b` are stored in full, with `D` and `1/D`. The blocks stay as built,
@@ -84,6 +84,24 @@ pub(crate) struct ContactRows {
     pub b_vel: f32,
     /// Normal, first tangent, second tangent.
     pub rows: [Row; 3],
+    /// The normal row's couplings with the two friction rows in its own scale,
+    /// `c̃_k = (J_ang,n·T_k)/Dₙ` (`pgs::scaled_coupling`): made with the rows, as the
+    /// packed rows make theirs, and read by every scalar sweep with friction
+    /// ([`ContactRows::with_couplings`]).
+    pub ahead: [f32; 2],
+}
+
+impl ContactRows {
+    /// `self` with [`ahead`](Self::ahead) made from its rows.
+    #[inline(always)]
+    pub(crate) fn with_couplings(mut self) -> Self {
+        let [rn, r1, r2] = &self.rows;
+        self.ahead = [
+            crate::pgs::scaled_coupling(rn, r1),
+            crate::pgs::scaled_coupling(rn, r2),
+        ];
+        self
+    }
 }
 
 /// Everything the builder needs about one contact point: its manifold's
@@ -455,14 +473,16 @@ pub(crate) fn build_point_of(
             friction: p.friction,
             b_vel,
             rows: [rn, r1, r2],
-        },
+            ahead: [0.0; 2],
+        }
+        .with_couplings(),
         extra,
     )
 }
 
 // The sizes `docs/dynamics.md` quotes.
 const _: () = assert!(std::mem::size_of::<Row>() == 76);
-const _: () = assert!(std::mem::size_of::<ContactRows>() == 252);
+const _: () = assert!(std::mem::size_of::<ContactRows>() == 260);
 
 #[cfg(test)]
 mod tests {
