@@ -420,11 +420,16 @@ fn solve_items_in(
 }
 
 /// The largest island (in rows) whose solve's buffers are kept for the next solve:
-/// about ten boxes stacked on faces of four points. A larger island's are made for its
-/// solve and freed after. Kept, `tower_20`'s 240 rows held 1.1 MB of heap between its
-/// solves (a dense `A` and pattern block of 460 KB each, the rows, the assembly's
+/// about ten boxes stacked on faces of four points. A larger island's are kept only
+/// while the next call solves such an island again (the step after, for an island
+/// solved once a step), and freed at the first that does not
+/// ([`Scratch::release_large`]). Kept, `tower_20`'s 240 rows held 1.1 MB of heap between
+/// its solves (a dense `A` and pattern block of 460 KB each, the rows, the assembly's
 /// entries), 3.1 KB a contact point against Rapier's 1.0 KB for that scene (0.7 KB
-/// when they are not kept), for the allocations of one solve in about eight steps.
+/// when they are not kept). Made afresh, they cost about a third of each solve: the
+/// fresh pages' faults while the blocks are zeroed, and the heap's trim when they go.
+/// Its solves come in runs on consecutive steps (75 of the 110 gaps between its
+/// solves in 1 200 steps are one step), so keeping them through a run saves most of it.
 const KEEP_ROWS: usize = 128;
 
 /// The natural-map residual of `lambda` (m/s) for the coupled problem: friction
@@ -916,6 +921,21 @@ pub(crate) struct Scratch {
     takes: Vec<(usize, usize, usize)>,
     /// An island's solve.
     solve: Solve,
+    /// `solve`'s buffers were grown for an island of more than [`KEEP_ROWS`] rows: they
+    /// go at the first [`solve_islands`] that solves no such island.
+    large: bool,
+}
+
+impl Scratch {
+    /// Called after each [`solve_islands`] with whether it solved an island of more
+    /// than [`KEEP_ROWS`] rows: the solve's buffers grown for such an island are kept
+    /// while every call solves one, and freed at the first that does not.
+    fn release_large(&mut self, solved_large: bool) {
+        if self.large && !solved_large {
+            self.solve = Solve::default();
+        }
+        self.large = solved_large;
+    }
 }
 
 /// [`islands_of`] into `lists`, only the islands whose root `keep` accepts (their
@@ -1034,9 +1054,11 @@ pub(crate) fn solve_islands(
     budget: &mut usize,
 ) -> (usize, usize) {
     if *budget == 0 || !any_small_island(c, j, rule.max_rows) {
+        c.exact_scratch.release_large(false);
         return (0, 0);
     }
     let (mut solved, mut rescues) = (0, 0);
+    let mut large = false;
     // Only the islands `any_small_island` counted as small are collected (a large
     // island's points would otherwise be sorted every step for nothing).
     let small_rows = &c.island_rows;
@@ -1106,10 +1128,9 @@ pub(crate) fn solve_islands(
             _ => starts.failed(key),
         }
         sol.items = its;
-        if rows > KEEP_ROWS {
-            *sol = Solve::default();
-        }
+        large |= rows > KEEP_ROWS;
     }
+    scratch.release_large(large);
     c.island_lists = lists;
     c.exact_scratch = scratch;
     (solved, rescues)
