@@ -188,6 +188,27 @@ impl Lu {
         true
     }
 
+    /// After [`Self::refactor`] of an `n × n` block whose rows' nonzeros lay in
+    /// `rows[i]` (whether it finished or stopped at a small pivot): for each row, the
+    /// range of `self.lu` (flat indices) outside of which that row is still all zeros —
+    /// its original run (followed through the row swaps) widened by its fill-in, its
+    /// multipliers and its diagonal. A caller that zeroes only these ranges before
+    /// writing its next block into the buffer finds every other entry zero.
+    pub(crate) fn written_into(&self, rows: &[(usize, usize)], out: &mut Vec<(usize, usize)>) {
+        let n = self.n;
+        out.clear();
+        out.extend((0..n).map(|i| {
+            let (first, end) = rows[self.perm[i]];
+            let lo = first.min(self.extent[i].0).min(i);
+            let hi = end
+                .max(self.extent[i].1)
+                .max(self.ends.get(i).copied().unwrap_or(0))
+                .max(i + 1)
+                .min(n);
+            (i * n + lo, i * n + hi)
+        }));
+    }
+
     /// Solves `B x = rhs`, returning `x`. Each row's sums run over its nonzeros only
     /// (`extent`): the terms left out are products with exact zeros.
     pub(crate) fn solve(&self, rhs: &[f64]) -> Vec<f64> {
@@ -250,6 +271,65 @@ pub(crate) fn symmetric_part_is_pd(m: &Matrix, shift: f64, pivot_tol: f64) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// After a banded factorization, finished or stopped at a small pivot partway, every
+    /// nonzero of the buffer lies in the ranges `written_into` reports.
+    #[test]
+    fn every_nonzero_lies_in_the_written_ranges() {
+        let mut rng = crate::generate::Rng::new(5);
+        let (mut stopped, mut finished) = (0, 0);
+        for trial in 0..400 {
+            let n = 6 + (rng.next_u64() % 30) as usize;
+            let (kl, ku) = (
+                1 + (rng.next_u64() % 5) as usize,
+                1 + (rng.next_u64() % 5) as usize,
+            );
+            let mut m = vec![0.0; n * n];
+            let mut rows = Vec::with_capacity(n);
+            for i in 0..n {
+                let (first, end) = (i.saturating_sub(kl), (i + ku + 1).min(n));
+                for j in first..end {
+                    // Sparse within the band, the diagonal often small: swaps and fill.
+                    if j == i || rng.uniform(0.0, 1.0) < 0.7 {
+                        m[i * n + j] = rng.uniform(-1.0, 1.0);
+                    }
+                }
+                rows.push((first, end));
+            }
+            if trial % 3 == 0 {
+                // A column of zeros from some row down: the factorization stops there.
+                let c = (rng.next_u64() % n as u64) as usize;
+                for r in c..n {
+                    m[r * n + c] = 0.0;
+                }
+            }
+            let mut lu = Lu {
+                lu: m,
+                ..Lu::default()
+            };
+            if lu.refactor(n, 1e-12, Some(&rows)) {
+                finished += 1;
+            } else {
+                stopped += 1;
+            }
+            let mut ranges = Vec::new();
+            lu.written_into(&rows, &mut ranges);
+            for (k, &v) in lu.lu.iter().enumerate() {
+                if v != 0.0 {
+                    assert!(
+                        ranges.iter().any(|&(a, b)| (a..b).contains(&k)),
+                        "trial {trial}: entry ({}, {}) outside the written ranges",
+                        k / n,
+                        k % n
+                    );
+                }
+            }
+        }
+        assert!(
+            stopped > 25 && finished > 100,
+            "{stopped} stopped, {finished} finished"
+        );
+    }
 
     #[test]
     fn lu_solves_and_detects_singular() {
