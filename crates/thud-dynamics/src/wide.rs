@@ -777,10 +777,11 @@ pub(crate) struct WideContacts {
     /// groups' (`None`: one in each sweep). For the exact mode's islands swept once
     /// over the whole step while the groups take solve substeps (`World::apart`).
     pub overflow_sweeps: Option<u32>,
-    /// For each position of the overflow set, the last position whose manifold shares a
+    /// The overflow set's manifolds island by island (`(island, manifold)` keys, then
+    /// the manifolds), for each position the last position whose manifold shares a
     /// movable body with it ([`overflow_sweeps_paired`](Self::overflow_sweeps_paired)),
-    /// and the `(body, position)` pairs it is made from: kept from step to step.
-    overflow_reach: (Vec<u32>, Vec<(u32, u32)>),
+    /// and the `(body, position)` pairs that is made from: kept from step to step.
+    overflow_reach: OverflowOrder,
     /// How many times the overflow sweeps ran two manifolds side by side (tests).
     #[cfg(test)]
     pub(crate) overflow_paired: usize,
@@ -797,6 +798,20 @@ pub(crate) struct WideContacts {
     /// At most this many parts for the multi-threaded sweeps instead of the machine's
     /// cores (tests that run more parts than the machine has cores).
     max_parts: Option<usize>,
+}
+
+/// The overflow set in the order its paired sweeps take it
+/// ([`WideContacts::overflow_sweeps_paired`]), with what it is made from.
+#[derive(Debug, Clone, Default)]
+struct OverflowOrder {
+    /// `island << 32 | manifold` for each manifold of the set, sorted.
+    keys: Vec<u64>,
+    /// The manifolds, island by island.
+    order: Vec<u32>,
+    /// For each position, the last position whose manifold shares a movable body.
+    reach: Vec<u32>,
+    /// `(body, position)` for each movable body of each position.
+    pairs: Vec<(u32, u32)>,
 }
 
 /// Sweeps of the overflow set in flight at once
@@ -2223,7 +2238,28 @@ impl WideContacts {
         if of.is_empty() || sweeps == 0 {
             return;
         }
-        let (reach, pairs) = &mut self.overflow_reach;
+        let OverflowOrder {
+            keys,
+            order,
+            reach,
+            pairs,
+        } = &mut self.overflow_reach;
+        // Island by island, each island's manifolds in store order: islands share no
+        // movable body, so every body meets its updates in the order of the store's
+        // sweep (the same bits), and one island's chain does not hold back the next
+        // sweep on all the islands after it. (In store order a row of towers lists
+        // every tower's ground contact first, each reaching to its tower's next
+        // manifold far down the list, so the sweeps could rarely run side by side:
+        // 64 towers of eight ran one manifold at a time as often as two.)
+        keys.clear();
+        keys.extend(
+            of.iter()
+                .map(|&m| u64::from(store.manifold_island[m as usize]) << 32 | u64::from(m)),
+        );
+        keys.sort_unstable();
+        order.clear();
+        order.extend(keys.iter().map(|&k| k as u32));
+        let of = &order[..];
         pairs.clear();
         for (k, &m) in of.iter().enumerate() {
             let mi = &store.manifold_inputs[m as usize];
