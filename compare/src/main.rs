@@ -139,13 +139,14 @@ fn fastest(first: measure::Figures, runs: &[measure::Figures]) -> measure::Figur
         .iter()
         .min_by(|a, b| a.median_ms.total_cmp(&b.median_ms))
         .map_or(
-            (first.median_ms, first.p90_ms, first.per_second_ms.clone()),
-            |f| (f.median_ms, f.p90_ms, f.per_second_ms.clone()),
+            (first.median_ms, first.p90_ms, first.mean_ms, first.per_second_ms.clone()),
+            |f| (f.median_ms, f.p90_ms, f.mean_ms, f.per_second_ms.clone()),
         );
     measure::Figures {
         median_ms: best.0,
         p90_ms: best.1,
-        per_second_ms: best.2,
+        mean_ms: best.2,
+        per_second_ms: best.3,
         ..first
     }
 }
@@ -210,8 +211,8 @@ fn measured_pair(
     };
     for f in [&t, &r] {
         eprintln!(
-            "  {:<16} {:<6} {steps} steps, median {:.2} ms, p90 {:.2} ms",
-            scene.name, f.engine, f.median_ms, f.p90_ms
+            "  {:<16} {:<6} {steps} steps, median {:.2} ms, p90 {:.2} ms, mean {:.2} ms",
+            scene.name, f.engine, f.median_ms, f.p90_ms, f.mean_ms
         );
     }
     let held = heap::live();
@@ -272,11 +273,12 @@ fn run_one(
     };
     let f = measure::run(engine, scene, steps, &mut progress)?;
     eprintln!(
-        "{}  {:<16} {name:<6} {steps} steps, median {:.2} ms, p90 {:.2} ms",
+        "{}  {:<16} {name:<6} {steps} steps, median {:.2} ms, p90 {:.2} ms, mean {:.2} ms",
         if live { "\r" } else { "" },
         scene.name,
         f.median_ms,
-        f.p90_ms
+        f.p90_ms,
+        f.mean_ms
     );
     Ok(f)
 }
@@ -470,6 +472,7 @@ mod tests {
             steps: 10,
             median_ms,
             p90_ms,
+            mean_ms: p90_ms + 1.0,
             per_second_ms: vec![median_ms, p90_ms],
             drift: Some(0.001),
             sag: None,
@@ -492,7 +495,7 @@ mod tests {
             figures(1.8, 1.9, 7),
         ];
         let f = fastest(runs[0].clone(), &runs);
-        assert_eq!((f.median_ms, f.p90_ms), (1.5, 4.0));
+        assert_eq!((f.median_ms, f.p90_ms, f.mean_ms), (1.5, 4.0, 5.0));
         assert_eq!(f.per_second_ms, [1.5, 4.0]);
         assert_eq!((f.still_moving, f.heap), (1, Some((100, 200))));
         let one = fastest(runs[2].clone(), &runs[2..]);

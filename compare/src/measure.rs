@@ -2,7 +2,7 @@
 //! ("What a run of a scene reports"), by the same code for both engines, from the
 //! bodies' states only:
 //!
-//! - **step time**: `Instant` around each `step` call alone; median and p90 over the
+//! - **step time**: `Instant` around each `step` call alone; median, p90 and mean over the
 //!   steps after the first (the first step builds the broadphase and contact caches);
 //! - **drift** and **sag** (resting scenes): `thud_scene::standard::drift` and `sag`
 //!   from the scene's start poses and the final ones;
@@ -37,6 +37,9 @@ pub struct Figures {
     pub median_ms: f64,
     /// 90th-percentile step time, ms (steps 2..).
     pub p90_ms: f64,
+    /// Mean step time, ms (steps 2..): with the rare long steps (an exact solve, a
+    /// burst of new contacts) that the median and p90 do not show.
+    pub mean_ms: f64,
     /// Median step time of each simulated second, ms (the first second's from step 2).
     pub per_second_ms: Vec<f64>,
     /// Largest horizontal displacement of a dynamic body from its start, m (resting scenes).
@@ -165,6 +168,7 @@ impl<'a> Run<'a> {
             steps,
             median_ms: percentile(timed, 0.5),
             p90_ms: percentile(timed, 0.9),
+            mean_ms: timed.iter().sum::<f64>() / timed.len().max(1) as f64,
             per_second_ms,
             drift: drift_m,
             sag: sag_m,

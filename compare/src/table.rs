@@ -25,7 +25,7 @@ fn mm(v: Option<f32>) -> String {
 }
 
 fn ms(f: &Figures) -> String {
-    format!("{:.2} / {:.2}", f.median_ms, f.p90_ms)
+    format!("{:.2} / {:.2} / {:.2}", f.median_ms, f.p90_ms, f.mean_ms)
 }
 
 /// The markdown table of `rows`, headed by a line naming the settings.
@@ -34,7 +34,7 @@ pub fn markdown(rows: &[Row], heading: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{heading}\n");
     s.push_str(
-        "| scene | steps | thud median/p90 ms | Rapier median/p90 ms | ratio (thud/Rapier) \
+        "| scene | steps | thud median/p90/mean ms | Rapier median/p90/mean ms | ratio (thud/Rapier) \
          | drift mm thud/Rapier | sag mm thud/Rapier | max pen mm thud/Rapier \
          | moving thud/Rapier | energy rise J thud/Rapier | energy rebound J thud/Rapier |\n",
     );
@@ -140,6 +140,7 @@ fn figures_json(f: &Figures) -> Value {
         "steps": f.steps,
         "median_ms": f.median_ms,
         "p90_ms": f.p90_ms,
+        "mean_ms": f.mean_ms,
         "per_second_ms": f.per_second_ms,
         "drift_m": f.drift,
         "sag_m": f.sag,
