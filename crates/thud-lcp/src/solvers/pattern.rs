@@ -304,6 +304,28 @@ mod tests {
     use crate::generate::{Rng, contact};
     use crate::solvers::sor::coupling_table;
 
+    /// A contact problem of about `size` rows (`generate::contact`) whose normal rows get
+    /// finite boxes off zero, so that rows at a bound carry values into the right-hand
+    /// sides, and its coupling table.
+    fn boxed_contact(
+        size: usize,
+        seed: u64,
+        rng: &mut Rng,
+    ) -> (BoxedLcp, Vec<Option<(usize, f64)>>) {
+        let c = contact(size, seed);
+        let coupled = coupling_table(&c);
+        let (lo, hi): (Vec<f64>, Vec<f64>) = (0..c.n())
+            .map(|i| match coupled[i] {
+                Some(_) => (c.lo()[i], c.hi()[i]),
+                None => (rng.uniform(-0.5, -0.1), rng.uniform(0.2, 0.8)),
+            })
+            .unzip();
+        let p = BoxedLcp::new(c.a().clone(), c.b().to_vec(), lo, hi)
+            .and_then(|p| p.with_friction(c.coupling().iter().copied()))
+            .unwrap();
+        (p, coupled)
+    }
+
     /// A pattern solved from the rows' nonzero runs (the exact mode's path: block
     /// gathered from the runs, right-hand sides over the constants in them, the LU
     /// told each row's band) gives the dense path's bits, friction links included.
@@ -312,20 +334,8 @@ mod tests {
         let mut rng = Rng::new(7);
         let mut compared = 0;
         for seed in 0..30 {
-            // A contact problem whose normal rows get finite boxes off zero, so that rows
-            // at a bound carry values into the right-hand sides.
-            let c = contact(24 + 6 * (seed as usize % 8), seed);
-            let n = c.n();
-            let coupled = coupling_table(&c);
-            let (lo, hi): (Vec<f64>, Vec<f64>) = (0..n)
-                .map(|i| match coupled[i] {
-                    Some(_) => (c.lo()[i], c.hi()[i]),
-                    None => (rng.uniform(-0.5, -0.1), rng.uniform(0.2, 0.8)),
-                })
-                .unzip();
-            let p = BoxedLcp::new(c.a().clone(), c.b().to_vec(), lo, hi)
-                .and_then(|p| p.with_friction(c.coupling().iter().copied()))
-                .unwrap();
+            let (p, coupled) = boxed_contact(24 + 6 * (seed as usize % 8), seed, &mut rng);
+            let n = p.n();
             let spans = Spans::of(p.a());
             let centre: Vec<f64> = (0..n).map(|_| rng.uniform(-0.1, 0.4)).collect();
             for _ in 0..4 {
@@ -364,19 +374,9 @@ mod tests {
         let mut kept = PatternScratch::default();
         let (mut solved, mut failed) = (0, 0);
         for seed in 0..40 {
-            // As above: finite boxes for the normal rows, so that any pattern is finite.
-            let c = contact(18 + 6 * (seed as usize % 9), seed);
-            let n = c.n();
-            let coupled = coupling_table(&c);
-            let (lo, hi): (Vec<f64>, Vec<f64>) = (0..n)
-                .map(|i| match coupled[i] {
-                    Some(_) => (c.lo()[i], c.hi()[i]),
-                    None => (rng.uniform(-0.5, -0.1), rng.uniform(0.2, 0.8)),
-                })
-                .unzip();
-            let p = BoxedLcp::new(c.a().clone(), c.b().to_vec(), lo, hi)
-                .and_then(|p| p.with_friction(c.coupling().iter().copied()))
-                .unwrap();
+            // (Finite boxes for the normal rows: any pattern is finite.)
+            let (p, coupled) = boxed_contact(18 + 6 * (seed as usize % 9), seed, &mut rng);
+            let n = p.n();
             let spans = Spans::of(p.a());
             let centre: Vec<f64> = (0..n).map(|_| rng.uniform(0.0, 0.3)).collect();
             for round in 0..6 {
@@ -392,23 +392,19 @@ mod tests {
                 // Unregularized patterns stop at small pivots now and then.
                 let eps = if round % 3 == 0 { 0.0 } else { 1e-4 };
                 let (mut fresh, mut reused) = (start.clone(), start.clone());
-                let tol = 1e-13;
-                let a = solve_pattern_in(
-                    &p,
-                    (Some(&spans), &coupled),
-                    (&sets, eps, &centre),
-                    (tol, false),
-                    &mut fresh,
-                    &mut PatternScratch::default(),
-                );
-                let b = solve_pattern_in(
-                    &p,
-                    (Some(&spans), &coupled),
-                    (&sets, eps, &centre),
-                    (tol, false),
-                    &mut reused,
-                    &mut kept,
-                );
+                let solve = |lambda: &mut [f64], scratch: &mut PatternScratch| {
+                    let pattern = (&sets[..], eps, &centre[..]);
+                    solve_pattern_in(
+                        &p,
+                        (Some(&spans), &coupled),
+                        pattern,
+                        (1e-13, false),
+                        lambda,
+                        scratch,
+                    )
+                };
+                let a = solve(&mut fresh, &mut PatternScratch::default());
+                let b = solve(&mut reused, &mut kept);
                 assert_eq!(a, b, "seed {seed}, round {round}");
                 let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 if a == Outcome::Failed {
