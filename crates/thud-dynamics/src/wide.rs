@@ -777,8 +777,8 @@ pub(crate) struct WideContacts {
     /// groups' (`None`: one in each sweep). For the exact mode's islands swept once
     /// over the whole step while the groups take solve substeps (`World::apart`).
     pub overflow_sweeps: Option<u32>,
-    /// The overflow set's manifolds island by island (`(island, manifold)` keys, then
-    /// the manifolds), for each position the last position whose manifold shares a
+    /// The overflow set's manifolds island by island, for each position the last
+    /// position whose manifold shares a
     /// movable body with it ([`overflow_sweeps_paired`](Self::overflow_sweeps_paired)),
     /// and the `(body, position)` pairs that is made from: kept from step to step.
     overflow_reach: OverflowOrder,
@@ -804,9 +804,7 @@ pub(crate) struct WideContacts {
 /// ([`WideContacts::overflow_sweeps_paired`]), with what it is made from.
 #[derive(Debug, Clone, Default)]
 struct OverflowOrder {
-    /// `island << 32 | manifold` for each manifold of the set, sorted.
-    keys: Vec<u64>,
-    /// The manifolds, island by island.
+    /// The manifolds, island by island (store order within one).
     order: Vec<u32>,
     /// For each position, the last position whose manifold shares a movable body.
     reach: Vec<u32>,
@@ -2239,7 +2237,6 @@ impl WideContacts {
             return;
         }
         let OverflowOrder {
-            keys,
             order,
             reach,
             pairs,
@@ -2251,14 +2248,8 @@ impl WideContacts {
         // every tower's ground contact first, each reaching to its tower's next
         // manifold far down the list, so the sweeps could rarely run side by side:
         // 64 towers of eight ran one manifold at a time as often as two.)
-        keys.clear();
-        keys.extend(
-            of.iter()
-                .map(|&m| u64::from(store.manifold_island[m as usize]) << 32 | u64::from(m)),
-        );
-        keys.sort_unstable();
-        order.clear();
-        order.extend(keys.iter().map(|&k| k as u32));
+        order.clone_from(of);
+        order.sort_unstable_by_key(|&m| (store.manifold_island[m as usize], m));
         let of = &order[..];
         pairs.clear();
         for (k, &m) in of.iter().enumerate() {
