@@ -5,10 +5,11 @@
 //!
 //! The exact island solve (auto mode on small islands) keeps its buffers too
 //! (`exact::Scratch`, `thud_lcp::Workspace`): a column of eight boxes is watched at the
-//! defaults over steps that solve its island exactly. An island over 128 rows makes
-//! its solve's buffers for each solve and frees them after (`exact::KEEP_ROWS`, so the
-//! heap holds no dense matrix between solves): `tower_20` at the defaults allocates on
-//! the steps that solve it exactly and on no other, and with PGS alone on none.
+//! defaults over steps that solve its island exactly. An island over 128 rows keeps
+//! its solve's buffers only through a run of solves on consecutive steps
+//! (`exact::KEEP_ROWS`, so the heap holds no dense matrix between runs): `tower_20` at
+//! the defaults allocates on the first solve of a run and on no other step, and with
+//! PGS alone on none.
 //!
 //! Two threads too: a step that uses the pool allocates nothing once its buffers have
 //! grown (until the twenty-eighth session the crew's broadcast and the narrowphase's
@@ -60,19 +61,33 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// Allocations during `steps` steps of `scene` after 2 s of settling, on the steps
-/// that solved no island exactly and on those that did, and how many islands those
-/// solved.
-fn allocations(
-    scene: &thud_scene::Scene,
-    settings: Settings,
-    steps: usize,
-) -> (usize, usize, usize) {
+/// What [`allocations`] counted.
+struct Tally {
+    /// Allocations on the steps that solved no island exactly.
+    plain: usize,
+    /// Allocations on the steps that did, and how many islands those solved.
+    on_exact: usize,
+    exact: usize,
+    /// Of those steps, the ones whose step before solved an island exactly too (a run
+    /// of solves), and their allocations.
+    in_runs: usize,
+    on_runs: usize,
+}
+
+/// Allocations during `steps` steps of `scene` after 2 s of settling.
+fn allocations(scene: &thud_scene::Scene, settings: Settings, steps: usize) -> Tally {
     let (mut world, _) = scene_world::world(scene, settings);
     for _ in 0..120 {
         world.step().expect("step");
     }
-    let (mut plain, mut on_exact, mut exact) = (0, 0, 0);
+    let mut t = Tally {
+        plain: 0,
+        on_exact: 0,
+        exact: 0,
+        in_runs: 0,
+        on_runs: 0,
+    };
+    let mut solved_before = false;
     for _ in 0..steps {
         COUNT.store(0, Ordering::Relaxed);
         ON.store(true, Ordering::Relaxed);
@@ -80,13 +95,18 @@ fn allocations(
         ON.store(false, Ordering::Relaxed);
         let (n, solved) = (COUNT.load(Ordering::Relaxed), world.stats().exact_islands);
         if solved > 0 {
-            on_exact += n;
+            t.on_exact += n;
+            if solved_before {
+                t.in_runs += 1;
+                t.on_runs += n;
+            }
         } else {
-            plain += n;
+            t.plain += n;
         }
-        exact += solved;
+        t.exact += solved;
+        solved_before = solved > 0;
     }
-    (plain, on_exact, exact)
+    t
 }
 
 #[test]
@@ -134,7 +154,12 @@ fn resting_steps_allocate_nothing() {
             ),
         ] {
             let name = &scene.name;
-            let (plain, on_exact, exact) = allocations(&scene, settings.clone(), steps);
+            let Tally {
+                plain,
+                on_exact,
+                exact,
+                ..
+            } = allocations(&scene, settings.clone(), steps);
             let n = plain + on_exact;
             assert_eq!(
                 n, 0,
@@ -148,10 +173,16 @@ fn resting_steps_allocate_nothing() {
             );
         }
         // `tower_20`'s island (240 rows) is larger than the exact mode keeps buffers
-        // for (`exact::KEEP_ROWS`): the steps that solve it exactly allocate, the
-        // others nothing.
-        let (plain, on_exact, exact) =
-            allocations(&standard("tower_20"), Settings::without_sleeping(), 120);
+        // for between runs of solves (`exact::KEEP_ROWS`): the first solve of a run
+        // allocates, a solve on the step after a solve and the steps that solve
+        // nothing allocate nothing.
+        let Tally {
+            plain,
+            on_exact,
+            exact,
+            in_runs,
+            on_runs,
+        } = allocations(&standard("tower_20"), Settings::without_sleeping(), 120);
         assert!(
             exact > 0,
             "tower_20: no exact solve among the watched steps"
@@ -165,6 +196,14 @@ fn resting_steps_allocate_nothing() {
         assert!(
             on_exact <= 64 * exact,
             "tower_20: {on_exact} allocations for {exact} exact solves"
+        );
+        assert!(
+            in_runs > 0,
+            "tower_20: no run of solves among the watched steps"
+        );
+        assert_eq!(
+            on_runs, 0,
+            "tower_20: {on_runs} allocations on {in_runs} solves that followed a solve"
         );
     });
     // On two threads: the step's crew (its helper started by a join, whose jobs live on
