@@ -541,12 +541,17 @@ mod tests {
                     };
                     assert_eq!(bits(r), bits(q), "split {split}, point {i}, row {k}");
                 }
-                // The normal row's couplings with the friction rows, as the scalar
-                // sweep makes them from these rows.
+                // The normal row's couplings with the friction rows, made from these
+                // rows: the lanes' and the ones the scalar rows keep for their sweeps.
                 let want =
                     [1, 2].map(|k| crate::pgs::scaled_coupling(&c.rows[0], &c.rows[k]).to_bits());
                 let got = wide.couplings_of(i).map(f32::to_bits);
                 assert_eq!(got, want, "split {split}, point {i}: couplings");
+                let kept = c.ahead.map(f32::to_bits);
+                assert_eq!(
+                    kept, want,
+                    "split {split}, point {i}: the scalar rows' couplings"
+                );
             }
         }
     }
