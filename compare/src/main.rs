@@ -139,7 +139,12 @@ fn fastest(first: measure::Figures, runs: &[measure::Figures]) -> measure::Figur
         .iter()
         .min_by(|a, b| a.median_ms.total_cmp(&b.median_ms))
         .map_or(
-            (first.median_ms, first.p90_ms, first.mean_ms, first.per_second_ms.clone()),
+            (
+                first.median_ms,
+                first.p90_ms,
+                first.mean_ms,
+                first.per_second_ms.clone(),
+            ),
             |f| (f.median_ms, f.p90_ms, f.mean_ms, f.per_second_ms.clone()),
         );
     measure::Figures {
