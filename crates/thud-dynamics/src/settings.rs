@@ -184,10 +184,11 @@ pub struct Settings {
     /// this many rows together, the islands of the most bodies first (but for islands
     /// of ten bodies or more, which PGS alone would let fall: those are always taken,
     /// and solved whenever they need it); the others stay with PGS in the packed lanes,
-    /// and the smaller islands solved exactly in a step hold at most this many rows. So a scene of many small islands — a collapsed pile,
-    /// rows of crate stacks — cannot make its steps slow: a taken island is swept from
-    /// the scalar rows every step and checked against its problem, at about five times
-    /// the cost of its sweeps in the lanes (`docs/dynamics.md`, *Exact mode*).
+    /// and the smaller islands solved exactly in a step hold at most this many rows. So
+    /// a scene of many small islands — a collapsed pile, rows of crate stacks — cannot
+    /// make its steps slow: a taken island is swept from the scalar rows every step and
+    /// checked against its problem, at about five times the cost of its sweeps in the
+    /// lanes (`docs/dynamics.md`, *Exact mode*).
     pub exact_rows_per_step: usize,
     /// Auto mode: islands with fewer bodies than this are solved by PGS (it converges
     /// quickly on shallow islands, and the exact solve costs more) unless their mass
