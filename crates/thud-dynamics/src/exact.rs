@@ -726,6 +726,12 @@ fn stats_of(bodies: impl Iterator<Item = (u32, f32)>, ids: &mut Vec<(u32, f32)>)
     }
     ids.sort_unstable_by_key(|e| e.0);
     ids.dedup_by_key(|e| e.0);
+    mass_ratio(ids)
+}
+
+/// The ratio of the largest to the smallest mass of `ids` (`(solver index, 1/m)`), 1
+/// where there are none.
+fn mass_ratio(ids: &[(u32, f32)]) -> f32 {
     let (lo, hi) = ids
         .iter()
         .fold((f32::INFINITY, 0.0f32), |(lo, hi), &(_, im)| {
@@ -892,6 +898,18 @@ pub(crate) struct IslandLists {
     islands: Vec<(u32, u32, u32)>,
     points: Vec<u32>,
     joints: Vec<u32>,
+    /// Each listed island's bodies without joint rows: the solver indices its contact
+    /// points' manifolds name, but the dummy's, ascending, each once
+    /// ([`small_islands`]; an island with joint rows has none here).
+    bodies: Vec<u32>,
+    /// The end of each island's run in `bodies`.
+    body_ends: Vec<u32>,
+    /// What [`small_islands`] made the lists from: the store's `keys_at` (0: not made
+    /// by it), the row limit and the joint rows' islands.
+    made_from: (u64, usize, Vec<u32>),
+    /// How many times [`small_islands`] made the lists.
+    #[cfg(test)]
+    made: usize,
 }
 
 impl IslandLists {
@@ -907,6 +925,84 @@ impl IslandLists {
             )
         })
     }
+
+    /// Island `k`'s bodies (its position in [`iter`](Self::iter)), as
+    /// [`small_islands`] listed them: `None` for an island with joint rows.
+    fn bodies_of(&self, k: usize) -> Option<&[u32]> {
+        let from = k.checked_sub(1).map_or(0, |b| self.body_ends[b] as usize);
+        let to = self.body_ends[k] as usize;
+        let has_joints = self.islands[k].2 > k.checked_sub(1).map_or(0, |b| self.islands[b].2);
+        (!has_joints).then(|| &self.bodies[from..to])
+    }
+}
+
+/// The small islands' lists ([`islands_where`], the islands `any_small_island` counted
+/// as small; call it first), with each island's bodies ([`IslandLists::bodies_of`]).
+/// Made again only where the store's keys, the row limit or the joint rows' islands
+/// changed since they were last made: the lists and bodies depend on nothing else, so
+/// a resting scene's look (`takes_any`, then `solve_islands`, step after step) reads
+/// them as they stand. (On 64 towers of eight, both looks listed and sorted every
+/// island's points and bodies each step, about a seventh of the step.)
+fn small_islands(c: &ContactStore, j: &JointRows, max_rows: usize, lists: &mut IslandLists) {
+    let (at, max, joints) = &lists.made_from;
+    if c.keys_still(*at) && *max == max_rows && *joints == j.island {
+        return;
+    }
+    let rows = &c.island_rows;
+    let small = |root: u32| rows.is_empty() || rows[root as usize] as usize <= max_rows;
+    islands_where(c, j, small, lists);
+    let IslandLists {
+        islands,
+        points,
+        bodies,
+        body_ends,
+        ..
+    } = lists;
+    bodies.clear();
+    body_ends.clear();
+    let (mut p0, mut j0) = (0, 0);
+    for &(_, p, jr) in islands.iter() {
+        let from = bodies.len();
+        if jr == j0 {
+            for &i in &points[p0..p as usize] {
+                let m = &c.manifold_inputs[c.inputs[i as usize].manifold as usize];
+                for k in [m.a, m.b] {
+                    // (A manifold's points name its two bodies again and again.)
+                    if k != 0 && !bodies[from..].iter().rev().take(2).any(|&e| e == k) {
+                        bodies.push(k);
+                    }
+                }
+            }
+            bodies[from..].sort_unstable();
+            let mut kept = from;
+            for r in from..bodies.len() {
+                if kept == from || bodies[kept - 1] != bodies[r] {
+                    bodies[kept] = bodies[r];
+                    kept += 1;
+                }
+            }
+            bodies.truncate(kept);
+        }
+        body_ends.push(bodies.len() as u32);
+        (p0, j0) = (p as usize, jr);
+    }
+    lists.made_from = (c.keys_at, max_rows, j.island.clone());
+    #[cfg(test)]
+    {
+        lists.made += 1;
+    }
+}
+
+/// [`stats_of`] for an island whose bodies [`small_islands`] listed (`list`): the same
+/// movable bodies with their `1/m` now, in the same order, and the same ratio.
+fn listed_stats(list: &[u32], inv_mass: &[f32], ids: &mut Vec<(u32, f32)>) -> f32 {
+    ids.clear();
+    ids.extend(
+        list.iter()
+            .map(|&k| (k, inv_mass[k as usize]))
+            .filter(|&(_, im)| im > 0.0),
+    );
+    mass_ratio(ids)
 }
 
 /// The exact mode's buffers, kept from step to step (`ContactStore::exact_scratch`): a
@@ -1061,15 +1157,12 @@ pub(crate) fn solve_islands(
     let mut large = false;
     // Only the islands `any_small_island` counted as small are collected (a large
     // island's points would otherwise be sorted every step for nothing).
-    let small_rows = &c.island_rows;
-    let small =
-        |root: u32| small_rows.is_empty() || small_rows[root as usize] as usize <= rule.max_rows;
     let mut lists = std::mem::take(&mut c.island_lists);
     let mut scratch = std::mem::take(&mut c.exact_scratch);
-    islands_where(c, j, small, &mut lists);
+    small_islands(c, j, rule.max_rows, &mut lists);
     let fits = |(_, idx, jidx): &(u32, &[u32], &[u32])| 3 * idx.len() + jidx.len() <= rule.max_rows;
     starts.tick(lists.iter().filter(fits).count());
-    for (_, idx, jidx) in lists.iter() {
+    for (k, (_, idx, jidx)) in lists.iter().enumerate() {
         let rows = 3 * idx.len() + jidx.len();
         if rows > rule.max_rows {
             continue;
@@ -1081,8 +1174,12 @@ pub(crate) fn solve_islands(
         }
         // (The island's items are made only for a solve: the rule and the residual
         // read its rows where they lie.)
+        // (Its rows' `1/m` are the solver bodies', as built.)
         let ids = &mut scratch.bodies;
-        let ratio = body_stats(&c.points, idx, &j.rows, jidx, ids);
+        let ratio = match lists.bodies_of(k) {
+            Some(list) => listed_stats(list, &bodies.inv_mass, ids),
+            None => body_stats(&c.points, idx, &j.rows, jidx, ids),
+        };
         // (An island of `ALWAYS_TAKEN` bodies or more is solved whatever is left of the
         // budget.)
         if rows > *budget && ids.len() < ALWAYS_TAKEN {
@@ -1170,11 +1267,9 @@ fn take_islands(c: &mut ContactStore, j: &JointRows, bodies: &SolverBodies, rule
     let mut any = false;
     // Only the islands `any_small_island` counted as small are collected (a resting
     // pile's large island would otherwise be sorted point by point every step).
-    let rows = &c.island_rows;
-    let small = |root: u32| rows.is_empty() || rows[root as usize] as usize <= rule.max_rows;
     let mut lists = std::mem::take(&mut c.island_lists);
     let mut scratch = std::mem::take(&mut c.exact_scratch);
-    islands_where(c, j, small, &mut lists);
+    small_islands(c, j, rule.max_rows, &mut lists);
     // (`takes_any` swaps the roots' lists step by step: each given room for all.)
     c.taken_roots.reserve(lists.islands.len());
     let takes = &mut scratch.takes;
@@ -1184,17 +1279,22 @@ fn take_islands(c: &mut ContactStore, j: &JointRows, bodies: &SolverBodies, rule
         if rows > rule.max_rows {
             continue;
         }
-        let points = idx
-            .iter()
-            .map(|&p| &c.manifold_inputs[c.inputs[p as usize].manifold as usize]);
-        let joints = jidx.iter().map(|&r| &j.rows[r as usize]);
         let ids = &mut scratch.bodies;
-        let ratio = stats_of(
-            points
-                .flat_map(|p| [im(p.a), im(p.b)])
-                .chain(joints.flat_map(|r| [(r.a, r.inv_mass_a), (r.b, r.inv_mass_b)])),
-            ids,
-        );
+        let ratio = match lists.bodies_of(k) {
+            Some(list) => listed_stats(list, &bodies.inv_mass, ids),
+            None => {
+                let points = idx
+                    .iter()
+                    .map(|&p| &c.manifold_inputs[c.inputs[p as usize].manifold as usize]);
+                let joints = jidx.iter().map(|&r| &j.rows[r as usize]);
+                stats_of(
+                    points
+                        .flat_map(|p| [im(p.a), im(p.b)])
+                        .chain(joints.flat_map(|r| [(r.a, r.inv_mass_a), (r.b, r.inv_mass_b)])),
+                    ids,
+                )
+            }
+        };
         // An island with contacts and a body faster than `max_speed` at the start of
         // the step is left to PGS by `solve_islands` (the start-of-step speeds are
         // known here): it stays in the lanes, and needs no scalar rows.
@@ -1544,6 +1644,88 @@ mod tests {
         // keys (no gather does that) keeps the answer.
         c.manifold_points = vec![(0, 2), (2, 2)];
         assert!(any_small_island(&mut c, &j, 6));
+    }
+
+    /// The small islands' lists and bodies are made again where the store's keys, the
+    /// limit or the joint rows' islands changed, and kept otherwise; an island's bodies
+    /// give the movable bodies and mass ratio of its points' own, and an island with
+    /// joint rows lists none (its rows' bodies are read each time).
+    #[test]
+    fn the_small_islands_lists_stand_while_their_keys_do() {
+        use crate::jacobian::{ManifoldInput, PointInput};
+        let mut c = ContactStore::default();
+        let manifold = |a, b| ManifoldInput {
+            a,
+            b,
+            normal: Vec3::Y,
+            friction: 0.5,
+            restitution: 0.0,
+        };
+        // Island 7: bodies 1, 2 and 4 (a chain); island 3: body 3 on the ground.
+        c.manifold_inputs = vec![manifold(2, 1), manifold(3, 0), manifold(4, 2)];
+        c.manifold_points = vec![(0, 2), (2, 1), (3, 2)];
+        c.manifold_island = vec![7, 3, 7];
+        let point = |manifold| PointInput {
+            point: Vec3::ZERO,
+            separation: 0.0,
+            warm: [0.0; 3],
+            manifold,
+        };
+        c.inputs = [0, 0, 1, 2, 2].map(point).to_vec();
+        c.keys_at = crate::contact::next_keys();
+        let mut j = JointRows::default();
+        push_joint_row(&mut j, 5);
+        let inv_mass = [0.0, 1.0, 0.5, 0.25, 0.0];
+        let mut lists = IslandLists::default();
+        let look = |c: &mut ContactStore, j: &JointRows, lists: &mut IslandLists| {
+            assert!(any_small_island(c, j, 12));
+            small_islands(c, j, 12, lists);
+            let listed: Vec<_> = lists
+                .iter()
+                .enumerate()
+                .map(|(k, (root, _, _))| (root, lists.bodies_of(k).map(<[u32]>::to_vec)))
+                .collect();
+            // Each island's bodies and ratio, as read from its points.
+            for (k, (_, idx, jidx)) in lists.iter().enumerate() {
+                let Some(list) = lists.bodies_of(k) else {
+                    assert!(!jidx.is_empty());
+                    continue;
+                };
+                let (mut from_list, mut from_points) = (Vec::new(), Vec::new());
+                let ratio = listed_stats(list, &inv_mass, &mut from_list);
+                let im = |k: u32| (k, inv_mass[k as usize]);
+                let bodies = idx.iter().flat_map(|&p| {
+                    let m = &c.manifold_inputs[c.inputs[p as usize].manifold as usize];
+                    [im(m.a), im(m.b)]
+                });
+                assert_eq!(ratio, stats_of(bodies, &mut from_points));
+                assert_eq!(from_list, from_points);
+            }
+            listed
+        };
+        let first = look(&mut c, &j, &mut lists);
+        assert_eq!(
+            first,
+            vec![(3, Some(vec![3])), (5, None), (7, Some(vec![1, 2, 4]))]
+        );
+        assert_eq!(lists.made, 1);
+        assert_eq!(look(&mut c, &j, &mut lists), first, "the same keys");
+        assert_eq!(lists.made, 1, "kept");
+        // Other keys (a gather): body 4 now lies on body 3, in island 3.
+        c.manifold_inputs[2] = manifold(4, 3);
+        c.manifold_island = vec![7, 3, 3];
+        c.keys_at = crate::contact::next_keys();
+        let second = look(&mut c, &j, &mut lists);
+        assert_eq!(
+            second,
+            vec![(3, Some(vec![3, 4])), (5, None), (7, Some(vec![1, 2]))]
+        );
+        assert_eq!(lists.made, 2);
+        // Other joint rows' islands: made again.
+        push_joint_row(&mut j, 7);
+        let third = look(&mut c, &j, &mut lists);
+        assert_eq!(third, vec![(3, Some(vec![3, 4])), (5, None), (7, None)]);
+        assert_eq!(lists.made, 3);
     }
 
     /// The islands' lists: in root order, each island's points in store order, then
