@@ -39,9 +39,11 @@ use smallvec::SmallVec;
 use thud_collide::{FlushDenormals, Manifold, ManifoldTap, PairManifold, flushed};
 
 use crate::body::BodyHandle;
+#[cfg(test)]
+use crate::jacobian::build_point;
 use crate::jacobian::{
-    BuildParams, ContactInput, ContactRows, ManifoldBasis, ManifoldInput, PointInput, build_point,
-    build_point_of, refresh_point,
+    BuildParams, ContactInput, ContactRows, ManifoldBasis, ManifoldInput, PointInput,
+    build_point_into, refresh_point,
 };
 use crate::material::{CombineRule, Material};
 use crate::pgs::row_velocity_raw;
@@ -579,9 +581,9 @@ impl ContactStore {
             _ => params,
         };
         let one = |((i, input), ((rows, split), bounce)): Point<'_>| {
-            let m = &manifolds[input.manifold as usize];
-            let (r, extra) = build_point(bodies, &ContactInput::of(m, input), params_of(i));
-            *rows = r;
+            let p = ContactInput::of(&manifolds[input.manifold as usize], input);
+            let basis = ManifoldBasis::of(bodies, &p);
+            let extra = build_point_into(bodies, &basis, &p, params_of(i), rows);
             *split = extra.split_b;
             *bounce = extra.restitution_b;
         };
@@ -599,8 +601,8 @@ impl ContactStore {
                     let input = &self.inputs[i];
                     let p = ContactInput::of(&manifolds[input.manifold as usize], input);
                     let basis = basis.get_or_insert_with(|| ManifoldBasis::of(bodies, &p));
-                    let (r, extra) = build_point_of(bodies, basis, &p, params_of(i));
-                    self.points[i] = r;
+                    let out = &mut self.points[i];
+                    let extra = build_point_into(bodies, basis, &p, params_of(i), out);
                     self.split_b[i] = extra.split_b;
                     self.bounce[i] = extra.restitution_b;
                 }
