@@ -532,7 +532,7 @@ impl ContactStore {
         }
     }
 
-    /// Build the points' scalar rows (`jacobian::build_point`, the same bits as the
+    /// Build the points' scalar rows (`jacobian::build_point_into`, the same bits as the
     /// lanes'), for the steps whose exact mode, overflow set or restitution pass reads
     /// them; the restitution pass's points are listed. With `only`, just the points it
     /// selects (the islands the exact mode takes, which are also the sequential order's

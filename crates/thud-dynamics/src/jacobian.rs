@@ -377,7 +377,7 @@ pub(crate) fn refresh_point(c: &mut ContactRows, sep: f32, s: &BuildParams) -> f
 /// The normal velocity of body `b` against body `a` at `point`, from their velocities
 /// at the start of the step (`SolverBodies::v0`): negative where they approach. A point
 /// of a manifold with restitution bounces where it is below `−restitution_threshold`
-/// ([`build_point`], `ContactStore::find_bounces`).
+/// ([`build_point_into`], `ContactStore::find_bounces`).
 #[inline]
 pub(crate) fn approach_velocity(
     bodies: &SolverBodies,

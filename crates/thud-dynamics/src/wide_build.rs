@@ -2,7 +2,7 @@
 //! time straight into the packed solver's lanes (`wide.rs`).
 //!
 //! For each point of a group's manifolds (one manifold per lane) it computes, lane by
-//! lane, exactly what `jacobian::build_point` computes for that point — the tangents
+//! lane, exactly what `jacobian::build_point_into` computes for that point — the tangents
 //! `t₁ = normalize(n × e)`, `t₂ = n × t₁`, the lever arms `r = p − c`, per row
 //! `d ∈ {n, t₁, t₂}` the blocks
 //!
