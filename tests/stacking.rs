@@ -128,6 +128,40 @@ fn resting_tower_skips_the_exact_solve_while_pgs_already_solves_it() {
     assert_eq!(solved_steps(every), 120);
 }
 
+/// With a touching gap of 10 µm (`Settings::touching_gap`), a loaded contact's gaps of
+/// rounding size no longer let its bodies approach at `gap/h`, which at a 240 Hz
+/// substep is more than `exact_tolerance` for gaps of a tenth of a micron: the resting
+/// tower stays inside the tolerance and is solved exactly on a few of its steps
+/// instead of one in eleven, and it and `pyramid_20` still stand.
+#[test]
+fn a_touching_gap_keeps_a_resting_tower_inside_the_exact_tolerance() {
+    let gap = Settings {
+        touching_gap: 1e-5,
+        ..Settings::without_sleeping()
+    };
+    let solved_steps = |settings: Settings| {
+        let scene = thud_scene::standard("tower_20").expect("standard scene");
+        let (mut world, _) = scene_world::world(&scene, settings);
+        (0..600)
+            .filter(|_| {
+                world.step().expect("step");
+                world.stats().exact_islands > 0
+            })
+            .count()
+    };
+    let (default, touching) = (
+        solved_steps(Settings::without_sleeping()),
+        solved_steps(gap.clone()),
+    );
+    assert!(
+        5 * touching <= default && default >= 20,
+        "{touching} of 600 steps solved exactly with the gap, {default} without"
+    );
+    for name in ["tower_20", "pyramid_20"] {
+        assert_metrics_stand(name, &measure_with(name, gap.clone()));
+    }
+}
+
 /// The exact mode's searches on the tower are chaotic in their settings: at an
 /// `exact_tolerance` of 1.04·10⁻⁵ or 1.1·10⁻⁵ m/s (the default is 1·10⁻⁵) its pattern
 /// searches fail again and again from some step on. Before the interior-point rescue

@@ -18,6 +18,9 @@ fn main() {
     if let Some(v) = env("THUD_ERP") {
         s.erp = v;
     }
+    if let Some(v) = env("THUD_GAP") {
+        s.touching_gap = v;
+    }
     if let Some(v) = env("THUD_SLOP") {
         s.slop = v;
     }

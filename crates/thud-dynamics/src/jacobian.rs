@@ -184,6 +184,8 @@ pub(crate) struct BuildParams {
     pub inv_dt: f32,
     pub erp: f32,
     pub slop: f32,
+    /// `Settings::touching_gap`.
+    pub gap: f32,
     pub max_correction: f32,
     pub split: bool,
     pub warm_start: f32,
@@ -198,6 +200,7 @@ impl BuildParams {
             inv_dt: 1.0 / dt,
             erp: 0.2,
             slop: 0.0,
+            gap: 0.0,
             max_correction: 1.0,
             split: true,
             warm_start: 1.0,
@@ -353,7 +356,7 @@ pub(crate) fn stabilize(rn: &mut Row, sep: f32, s: &BuildParams) -> f32 {
     let inv_dn = rn.inv_d;
     let correction = (s.erp * (-sep - s.slop) * s.inv_dt).clamp(0.0, s.max_correction);
     if sep > 0.0 {
-        rn.b += sep * s.inv_dt * inv_dn;
+        rn.b += open_gap(sep, touching(rn.lambda, s.gap)) * s.inv_dt * inv_dn;
         0.0
     } else if s.split {
         -correction * inv_dn
@@ -361,6 +364,25 @@ pub(crate) fn stabilize(rn: &mut Row, sep: f32, s: &BuildParams) -> f32 {
         rn.b -= correction * inv_dn;
         0.0
     }
+}
+
+/// How far a separated point's bodies may approach within a solve substep: its gap
+/// `sep` less `gap` (its [`touching`] gap), not below zero (as the lanes' `maxps` takes
+/// it, so the packed builders' bits are these).
+#[inline(always)]
+pub(crate) fn open_gap(sep: f32, gap: f32) -> f32 {
+    let g = sep - gap;
+    if g > 0.0 { g } else { 0.0 }
+}
+
+/// The gap below which a point counts as touching:
+/// [`Settings::touching_gap`](crate::Settings::touching_gap) (`gap`) where the point's
+/// normal row carries load as its `b̃` is made (`lambda`, its warm or current impulse,
+/// positive), 0 elsewhere — so a point closing in on a body lands on it, and one
+/// resting on it keeps its row's target through gaps of rounding size.
+#[inline(always)]
+pub(crate) fn touching(lambda: f32, gap: f32) -> f32 {
+    if lambda > 0.0 { gap } else { 0.0 }
 }
 
 /// Refresh a point's rows for the next solve substep (`Settings::solve_substeps`): the
@@ -450,6 +472,9 @@ pub(crate) fn build_point_into(
     let b_vel = rn.b;
     let inv_dn = rn.inv_d;
     let sep = p.separation;
+    rn.lambda = s.warm_start * p.warm[0];
+    r1.lambda = s.warm_start * p.warm[1];
+    r2.lambda = s.warm_start * p.warm[2];
     let mut extra = PointExtra {
         split_b: stabilize(&mut rn, sep, s),
         restitution_b: None,
@@ -460,7 +485,7 @@ pub(crate) fn build_point_into(
     if p.restitution > 0.0 {
         let vn0 = approach_velocity(bodies, a, b, n, p.point);
         if vn0 < -s.restitution_threshold {
-            let base = rn.b - sep.max(0.0) * s.inv_dt * inv_dn;
+            let base = rn.b - open_gap(sep, touching(rn.lambda, s.gap)) * s.inv_dt * inv_dn;
             let base = if s.split {
                 base
             } else {
@@ -470,9 +495,6 @@ pub(crate) fn build_point_into(
         }
     }
 
-    rn.lambda = s.warm_start * p.warm[0];
-    r1.lambda = s.warm_start * p.warm[1];
-    r2.lambda = s.warm_start * p.warm[2];
     out.a = p.a;
     out.b = p.b;
     out.inv_mass_a = bodies.inv_mass[a];

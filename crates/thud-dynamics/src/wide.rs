@@ -361,7 +361,11 @@ pub(crate) fn refresh_group(
         let correction = (Vec4::splat(s.erp) * (-sep - Vec4::splat(s.slop)) * inv_dt)
             .clamp(Vec4::ZERO, Vec4::splat(s.max_correction));
         let open = sep.cmpgt(Vec4::ZERO);
-        let speculative = Vec4::select(open, sep * inv_dt * inv_dn, Vec4::ZERO);
+        // (`jacobian::open_gap`: `maxps` of the gap less the touching gap and zero.)
+        // (`jacobian::touching` of the row's λ as it stands.)
+        let gap = Vec4::select(rn.lambda.cmpgt(Vec4::ZERO), Vec4::splat(s.gap), Vec4::ZERO);
+        let open_gap = (sep - gap).max(Vec4::ZERO);
+        let speculative = Vec4::select(open, open_gap * inv_dt * inv_dn, Vec4::ZERO);
         let push = Vec4::select(open, Vec4::ZERO, correction * inv_dn);
         let b = &mut slot.rows[0].b[half & 1];
         if s.split {
@@ -3353,7 +3357,7 @@ mod tests {
         // impulse and another with Baumgarte, with and without the eight-lane kernels.
         // Then the same with bodies in their own angular frames (`framed_stacks`: their
         // groups built four lanes at a time, refreshed eight).
-        let run = |kernel: PairKernel, framed: bool| {
+        let run = |kernel: PairKernel, framed: bool, gap: f32| {
             let (bodies, store) = if framed {
                 framed_stacks()
             } else {
@@ -3363,7 +3367,10 @@ mod tests {
                 pair_kernel: Some(kernel),
                 ..WideContacts::default()
             };
-            let params = BuildParams::for_tests(1.0 / 60.0);
+            let params = BuildParams {
+                gap,
+                ..BuildParams::for_tests(1.0 / 60.0)
+            };
             let mut dv = bodies.dv.clone();
             let order = SweepOrder::Sequential;
             let warmed = wide.pack(&store, &bodies, order, 3, &params, Some(&mut dv));
@@ -3421,13 +3428,14 @@ mod tests {
             let in_frames = wide.groups.iter().filter(|g| g.in_frames).count();
             (bits, same_length, in_frames)
         };
-        for framed in [false, true] {
-            let (single, _, in_frames) = run(PairKernel::none(), framed);
+        // (And with a touching gap inside the points' gaps, `Settings::touching_gap`.)
+        for (framed, gap) in [(false, 0.0), (true, 0.0), (false, 2e-3), (true, 2e-3)] {
+            let (single, _, in_frames) = run(PairKernel::none(), framed, gap);
             assert_eq!(in_frames > 0, framed);
             for kernel in PairKernel::available() {
-                let (paired, same_length, _) = run(kernel, framed);
+                let (paired, same_length, _) = run(kernel, framed, gap);
                 assert!(same_length >= 4, "{same_length} pairs of the same length");
-                assert_eq!(paired, single, "{kernel:?}, framed {framed}");
+                assert_eq!(paired, single, "{kernel:?}, framed {framed}, gap {gap}");
             }
         }
     }

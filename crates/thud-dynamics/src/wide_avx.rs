@@ -953,6 +953,7 @@ mod kernel {
                 let (inv_dt, erp, slop) =
                     (F8::splat(s.inv_dt), F8::splat(s.erp), F8::splat(s.slop));
                 let (zero, max_correction) = (F8::zero(), F8::splat(s.max_correction));
+                let gap = F8::splat(s.gap);
                 let warm_start = F8::splat(s.warm_start);
                 let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
                 let [n, t1, t2] = [dir(0), dir(1), dir(2)];
@@ -1004,7 +1005,10 @@ mod kernel {
                     let below_max = max_correction.select(v.gt(max_correction), v);
                     let correction = zero.select(v.lt(zero), below_max);
                     let open = sep.gt(zero);
-                    let closing = b.add(sep.mul(inv_dt).mul(inv_dn));
+                    // (`jacobian::touching` of the warm λ.)
+                    let loaded = warm_start.mul(warm[0]).gt(zero);
+                    let open_gap = sep.sub(gap.select(loaded, zero)).max(zero);
+                    let closing = b.add(open_gap.mul(inv_dt).mul(inv_dn));
                     let push = correction.neg().mul(inv_dn);
                     let (b, split_b) = if s.split {
                         (closing.select(open, b), zero.select(open, push))
@@ -1073,7 +1077,7 @@ mod kernel {
                     (ma, mb, lin)
                 });
                 let (h, inv_dt, zero) = (F8::splat(h), F8::splat(s.inv_dt), F8::zero());
-                let (erp, slop) = (F8::splat(s.erp), F8::splat(s.slop));
+                let (erp, slop, gap) = (F8::splat(s.erp), F8::splat(s.slop), F8::splat(s.gap));
                 let max_correction = F8::splat(s.max_correction);
                 let [side0, side1] = side;
                 for ((slot, s0), s1) in slots.iter_mut().zip(side0.iter_mut()).zip(side1) {
@@ -1097,7 +1101,10 @@ mod kernel {
                         .max(zero)
                         .min(max_correction);
                     let open = sep.gt(zero);
-                    let speculative = sep.mul(inv_dt).mul(inv_dn).select(open, zero);
+                    // (`jacobian::touching` of the row's λ as it stands.)
+                    let loaded = F8::load(&row.lambda).gt(zero);
+                    let open_gap = sep.sub(gap.select(loaded, zero)).max(zero);
+                    let speculative = open_gap.mul(inv_dt).mul(inv_dn).select(open, zero);
                     let push = zero.select(open, correction.mul(inv_dn));
                     let split_b = if s.split {
                         b_vel.add(speculative).store(&mut row.b);

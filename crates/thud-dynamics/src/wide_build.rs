@@ -281,10 +281,11 @@ pub(crate) fn build_group(
     let gb = GroupBodies::gather(g, bodies);
     prepare_group(g, rows.lanes.first(), inputs);
     let inputs = inputs.points;
-    let (inv_dt, erp, slop) = (
+    let (inv_dt, erp, slop, gap) = (
         Vec4::splat(s.inv_dt),
         Vec4::splat(s.erp),
         Vec4::splat(s.slop),
+        Vec4::splat(s.gap),
     );
     let max_correction = Vec4::splat(s.max_correction);
     let warm_start = Vec4::splat(s.warm_start);
@@ -325,7 +326,10 @@ pub(crate) fn build_group(
         let inv_dn = rn.inv_d;
         let correction = clamp(erp * (-sep - slop) * inv_dt, Vec4::ZERO, max_correction);
         let open = sep.cmpgt(Vec4::ZERO);
-        let closing = rn.b + sep * inv_dt * inv_dn;
+        // (`jacobian::touching` of the warm λ.)
+        let loaded = (warm_start * warm[0]).cmpgt(Vec4::ZERO);
+        let open_gap = (sep - Vec4::select(loaded, gap, Vec4::ZERO)).max(Vec4::ZERO);
+        let closing = rn.b + open_gap * inv_dt * inv_dn;
         let push = -correction * inv_dn;
         let split_b = if s.split {
             rn.b = Vec4::select(open, closing, rn.b);
@@ -490,9 +494,12 @@ mod tests {
                 Vec3::new(t, 0.5 + 0.3 * t, -t),
             );
         }
-        for split in [true, false] {
+        // (Touching gaps: none, one below the second point's gap, one above it; the first
+        // point comes without load, and only loaded points take it.)
+        for (split, gap) in [(true, 0.0), (false, 0.0), (true, 5e-4), (false, 2e-3)] {
             let params = BuildParams {
                 split,
+                gap,
                 ..BuildParams::for_tests(dt)
             };
             let mut store = ContactStore::default();

@@ -2839,6 +2839,7 @@ fn build_params(s: &Settings, h: f32, passes: u32) -> BuildParams {
             s.erp
         },
         slop: s.slop,
+        gap: s.touching_gap,
         max_correction: s.max_correction_velocity * passes as f32,
         split: s.penetration == PenetrationMode::SplitImpulse,
         warm_start: s.warm_start,

@@ -355,9 +355,10 @@ fn invalid_inputs_are_typed_errors_and_leave_the_world_unchanged() {
     w.settings_mut().friction_stride = 2;
     // Lengths that must be finite and at least 0, each set back to its default after.
     type Field = fn(&mut Settings) -> &mut f32;
-    let lengths: [(&str, Field); 2] = [
+    let lengths: [(&str, Field); 3] = [
         ("reuse_rows_within", |s| &mut s.reuse_rows_within),
         ("deep_penetration", |s| &mut s.deep_penetration),
+        ("touching_gap", |s| &mut s.touching_gap),
     ];
     for (name, field) in lengths {
         let default = *field(&mut Settings::default());
