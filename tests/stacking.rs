@@ -34,6 +34,18 @@ fn assert_metrics_stand(name: &str, m: &Metrics) {
     assert_within(name, m, 0.002, 0.01);
 }
 
+/// How many of `tower_20`'s first `steps` steps at `settings` solved its island exactly.
+fn tower_20_steps_solved_exactly(settings: Settings, steps: usize) -> usize {
+    let scene = thud_scene::standard("tower_20").expect("standard scene");
+    let (mut world, _) = scene_world::world(&scene, settings);
+    (0..steps)
+        .filter(|_| {
+            world.step().expect("step");
+            world.stats().exact_islands > 0
+        })
+        .count()
+}
+
 /// Drift and sag below the given metres, no energy rise, nothing moving.
 fn assert_within(name: &str, m: &Metrics, drift: f32, sag: f32) {
     let mm = |x: f32| x * 1e3;
@@ -106,16 +118,7 @@ fn auto_mode_solves_deep_small_islands_exactly() {
 /// most steps skip the dense solve; with a zero tolerance every step pays for it.
 #[test]
 fn resting_tower_skips_the_exact_solve_while_pgs_already_solves_it() {
-    let solved_steps = |settings: Settings| {
-        let scene = thud_scene::standard("tower_20").expect("standard scene");
-        let (mut world, _) = scene_world::world(&scene, settings);
-        (0..120)
-            .filter(|_| {
-                world.step().expect("step");
-                world.stats().exact_islands > 0
-            })
-            .count()
-    };
+    let solved_steps = |settings| tower_20_steps_solved_exactly(settings, 120);
     let skipping = solved_steps(Settings::without_sleeping());
     assert!(
         (1..=30).contains(&skipping),
@@ -139,16 +142,7 @@ fn a_touching_gap_keeps_a_resting_tower_inside_the_exact_tolerance() {
         touching_gap: 1e-5,
         ..Settings::without_sleeping()
     };
-    let solved_steps = |settings: Settings| {
-        let scene = thud_scene::standard("tower_20").expect("standard scene");
-        let (mut world, _) = scene_world::world(&scene, settings);
-        (0..600)
-            .filter(|_| {
-                world.step().expect("step");
-                world.stats().exact_islands > 0
-            })
-            .count()
-    };
+    let solved_steps = |settings| tower_20_steps_solved_exactly(settings, 600);
     let (default, touching) = (
         solved_steps(Settings::without_sleeping()),
         solved_steps(gap.clone()),
