@@ -352,11 +352,11 @@ pub(crate) fn angular_row(bodies: &SolverBodies, a: usize, b: usize, axis: Vec3)
 /// for `erp·(−sep − slop)/dt` (at most `max_correction`), in its own `b̃` (Baumgarte,
 /// added to `rn.b`) or in the split pass's (returned; 0 otherwise).
 #[inline]
-pub(crate) fn stabilize(rn: &mut Row, sep: f32, s: &BuildParams) -> f32 {
+pub(crate) fn stabilize(rn: &mut Row, sep: f32, gap: f32, s: &BuildParams) -> f32 {
     let inv_dn = rn.inv_d;
     let correction = (s.erp * (-sep - s.slop) * s.inv_dt).clamp(0.0, s.max_correction);
     if sep > 0.0 {
-        rn.b += open_gap(sep, touching(rn.lambda, s.gap)) * s.inv_dt * inv_dn;
+        rn.b += open_gap(sep, gap) * s.inv_dt * inv_dn;
         0.0
     } else if s.split {
         -correction * inv_dn
@@ -376,13 +376,20 @@ pub(crate) fn open_gap(sep: f32, gap: f32) -> f32 {
 }
 
 /// The gap below which a point counts as touching:
-/// [`Settings::touching_gap`](crate::Settings::touching_gap) (`gap`) where the point's
-/// normal row carries load as its `b̃` is made (`lambda`, its warm or current impulse,
-/// positive), 0 elsewhere — so a point closing in on a body lands on it, and one
-/// resting on it keeps its row's target through gaps of rounding size.
+/// [`Settings::touching_gap`](crate::Settings::touching_gap) (`gap`) where the point
+/// sticks as its `b̃` is made — its friction impulses (`l1`, `l2`) inside their bounds
+/// `±μ·λₙ` (`mu`, `ln`: the rows' warm or current impulses), so it carries load and does
+/// not slip — and 0 elsewhere: a point closing in on a body lands on it, one sliding
+/// over it or lifting off follows its gap, and one resting on it keeps its row's target
+/// through gaps of rounding size.
 #[inline(always)]
-pub(crate) fn touching(lambda: f32, gap: f32) -> f32 {
-    if lambda > 0.0 { gap } else { 0.0 }
+pub(crate) fn touching([ln, l1, l2]: [f32; 3], mu: f32, gap: f32) -> f32 {
+    let bound = mu * ln;
+    if l1.abs() < bound && l2.abs() < bound {
+        gap
+    } else {
+        0.0
+    }
 }
 
 /// Refresh a point's rows for the next solve substep (`Settings::solve_substeps`): the
@@ -393,7 +400,8 @@ pub(crate) fn touching(lambda: f32, gap: f32) -> f32 {
 #[inline]
 pub(crate) fn refresh_point(c: &mut ContactRows, sep: f32, s: &BuildParams) -> f32 {
     c.rows[0].b = c.b_vel;
-    stabilize(&mut c.rows[0], sep, s)
+    let gap = touching(c.rows.each_ref().map(|r| r.lambda), c.friction, s.gap);
+    stabilize(&mut c.rows[0], sep, gap, s)
 }
 
 /// The normal velocity of body `b` against body `a` at `point`, from their velocities
@@ -475,8 +483,9 @@ pub(crate) fn build_point_into(
     rn.lambda = s.warm_start * p.warm[0];
     r1.lambda = s.warm_start * p.warm[1];
     r2.lambda = s.warm_start * p.warm[2];
+    let gap = touching([rn.lambda, r1.lambda, r2.lambda], p.friction, s.gap);
     let mut extra = PointExtra {
-        split_b: stabilize(&mut rn, sep, s),
+        split_b: stabilize(&mut rn, sep, gap, s),
         restitution_b: None,
     };
     let correction = (s.erp * (-sep - s.slop) * s.inv_dt).clamp(0.0, s.max_correction);
@@ -485,7 +494,7 @@ pub(crate) fn build_point_into(
     if p.restitution > 0.0 {
         let vn0 = approach_velocity(bodies, a, b, n, p.point);
         if vn0 < -s.restitution_threshold {
-            let base = rn.b - open_gap(sep, touching(rn.lambda, s.gap)) * s.inv_dt * inv_dn;
+            let base = rn.b - open_gap(sep, gap) * s.inv_dt * inv_dn;
             let base = if s.split {
                 base
             } else {

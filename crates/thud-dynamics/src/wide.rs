@@ -362,8 +362,11 @@ pub(crate) fn refresh_group(
             .clamp(Vec4::ZERO, Vec4::splat(s.max_correction));
         let open = sep.cmpgt(Vec4::ZERO);
         // (`jacobian::open_gap`: `maxps` of the gap less the touching gap and zero.)
-        // (`jacobian::touching` of the row's λ as it stands.)
-        let gap = Vec4::select(rn.lambda.cmpgt(Vec4::ZERO), Vec4::splat(s.gap), Vec4::ZERO);
+        // (`jacobian::touching` of the rows' λ as they stand.)
+        let bound = g.friction() * rn.lambda;
+        let [l1, l2] = [1, 2].map(|k| slot.rows[k].get(half).lambda);
+        let stick = l1.abs().cmplt(bound) & l2.abs().cmplt(bound);
+        let gap = Vec4::select(stick, Vec4::splat(s.gap), Vec4::ZERO);
         let open_gap = (sep - gap).max(Vec4::ZERO);
         let speculative = Vec4::select(open, open_gap * inv_dt * inv_dn, Vec4::ZERO);
         let push = Vec4::select(open, Vec4::ZERO, correction * inv_dn);
@@ -3358,11 +3361,18 @@ mod tests {
         // Then the same with bodies in their own angular frames (`framed_stacks`: their
         // groups built four lanes at a time, refreshed eight).
         let run = |kernel: PairKernel, framed: bool, gap: f32| {
-            let (bodies, store) = if framed {
+            let (bodies, mut store) = if framed {
                 framed_stacks()
             } else {
                 uneven_stacks()
             };
+            if gap > 0.0 {
+                // Every third point slipping (its friction impulse past `μ·λₙ`): no
+                // touching gap for it (`jacobian::touching`).
+                for p in store.inputs.iter_mut().step_by(3) {
+                    p.warm[1] = 2.0 * p.warm[0];
+                }
+            }
             let mut wide = WideContacts {
                 pair_kernel: Some(kernel),
                 ..WideContacts::default()

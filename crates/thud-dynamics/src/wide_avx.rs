@@ -316,11 +316,11 @@ use kernel::{
 #[cfg(target_arch = "x86_64")]
 mod kernel {
     use std::arch::x86_64::{
-        __m128, __m256, _CMP_GT_OQ, _CMP_LT_OQ, _mm256_add_ps, _mm256_blendv_ps,
-        _mm256_castps256_ps128, _mm256_cmp_ps, _mm256_div_ps, _mm256_extractf128_ps,
-        _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps, _mm256_set_m128,
-        _mm256_set1_ps, _mm256_setzero_ps, _mm256_shuffle_ps, _mm256_storeu_ps, _mm256_sub_ps,
-        _mm256_unpackhi_ps, _mm256_unpacklo_ps, _mm256_xor_ps,
+        __m128, __m256, _CMP_GT_OQ, _CMP_LT_OQ, _mm256_add_ps, _mm256_and_ps, _mm256_andnot_ps,
+        _mm256_blendv_ps, _mm256_castps256_ps128, _mm256_cmp_ps, _mm256_div_ps,
+        _mm256_extractf128_ps, _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps,
+        _mm256_set_m128, _mm256_set1_ps, _mm256_setzero_ps, _mm256_shuffle_ps, _mm256_storeu_ps,
+        _mm256_sub_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps, _mm256_xor_ps,
     };
 
     use glam::{BVec4A, Vec4};
@@ -416,6 +416,15 @@ mod kernel {
             /// `Vec4::min` (`minps self, o`).
             min => _mm256_min_ps,
             div => _mm256_div_ps,
+            /// A mask's `&` (`BVec4A`'s).
+            and => _mm256_and_ps,
+        }
+
+        /// `Vec4::abs`: the sign bit cleared.
+        #[target_feature(enable = "avx")]
+        #[inline]
+        fn abs(self) -> F8 {
+            F8(_mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0))
         }
 
         /// Both halves' masks (`BVec4A`: every bit of a lane set or clear).
@@ -954,6 +963,7 @@ mod kernel {
                     (F8::splat(s.inv_dt), F8::splat(s.erp), F8::splat(s.slop));
                 let (zero, max_correction) = (F8::zero(), F8::splat(s.max_correction));
                 let gap = F8::splat(s.gap);
+                let friction = F8::join(g[0].friction(), g[1].friction());
                 let warm_start = F8::splat(s.warm_start);
                 let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
                 let [n, t1, t2] = [dir(0), dir(1), dir(2)];
@@ -1006,8 +1016,10 @@ mod kernel {
                     let correction = zero.select(v.lt(zero), below_max);
                     let open = sep.gt(zero);
                     // (`jacobian::touching` of the warm λ.)
-                    let loaded = warm_start.mul(warm[0]).gt(zero);
-                    let open_gap = sep.sub(gap.select(loaded, zero)).max(zero);
+                    let bound = friction.mul(warm_start.mul(warm[0]));
+                    let [l1, l2] = [1, 2].map(|r| warm_start.mul(warm[r]).abs());
+                    let stick = l1.lt(bound).and(l2.lt(bound));
+                    let open_gap = sep.sub(gap.select(stick, zero)).max(zero);
                     let closing = b.add(open_gap.mul(inv_dt).mul(inv_dn));
                     let push = correction.neg().mul(inv_dn);
                     let (b, split_b) = if s.split {
@@ -1079,8 +1091,11 @@ mod kernel {
                 let (h, inv_dt, zero) = (F8::splat(h), F8::splat(s.inv_dt), F8::zero());
                 let (erp, slop, gap) = (F8::splat(s.erp), F8::splat(s.slop), F8::splat(s.gap));
                 let max_correction = F8::splat(s.max_correction);
+                let friction = F8::join(g[0].friction(), g[1].friction());
                 let [side0, side1] = side;
                 for ((slot, s0), s1) in slots.iter_mut().zip(side0.iter_mut()).zip(side1) {
+                    // (The friction rows' λ, for `jacobian::touching` below.)
+                    let [l1, l2] = [1, 2].map(|r| F8::load(&slot.rows[r].lambda).abs());
                     let row = &mut slot.rows[0];
                     let inv_dn = F8::load(&row.inv_d);
                     let sep = F8::join(s0.sep, s1.sep);
@@ -1101,9 +1116,10 @@ mod kernel {
                         .max(zero)
                         .min(max_correction);
                     let open = sep.gt(zero);
-                    // (`jacobian::touching` of the row's λ as it stands.)
-                    let loaded = F8::load(&row.lambda).gt(zero);
-                    let open_gap = sep.sub(gap.select(loaded, zero)).max(zero);
+                    // (`jacobian::touching` of the rows' λ as they stand.)
+                    let bound = friction.mul(F8::load(&row.lambda));
+                    let stick = l1.lt(bound).and(l2.lt(bound));
+                    let open_gap = sep.sub(gap.select(stick, zero)).max(zero);
                     let speculative = open_gap.mul(inv_dt).mul(inv_dn).select(open, zero);
                     let push = zero.select(open, correction.mul(inv_dn));
                     let split_b = if s.split {

@@ -327,8 +327,10 @@ pub(crate) fn build_group(
         let correction = clamp(erp * (-sep - slop) * inv_dt, Vec4::ZERO, max_correction);
         let open = sep.cmpgt(Vec4::ZERO);
         // (`jacobian::touching` of the warm λ.)
-        let loaded = (warm_start * warm[0]).cmpgt(Vec4::ZERO);
-        let open_gap = (sep - Vec4::select(loaded, gap, Vec4::ZERO)).max(Vec4::ZERO);
+        let bound = g.friction() * (warm_start * warm[0]);
+        let stick =
+            (warm_start * warm[1]).abs().cmplt(bound) & (warm_start * warm[2]).abs().cmplt(bound);
+        let open_gap = (sep - Vec4::select(stick, gap, Vec4::ZERO)).max(Vec4::ZERO);
         let closing = rn.b + open_gap * inv_dt * inv_dn;
         let push = -correction * inv_dn;
         let split_b = if s.split {
