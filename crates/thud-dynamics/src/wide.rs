@@ -362,12 +362,17 @@ pub(crate) fn refresh_group(
             .clamp(Vec4::ZERO, Vec4::splat(s.max_correction));
         let open = sep.cmpgt(Vec4::ZERO);
         // (`jacobian::open_gap`: `maxps` of the gap less the touching gap and zero.)
-        // (`jacobian::touching` of the rows' λ as they stand.)
-        let bound = g.friction() * rn.lambda;
-        let [l1, l2] = [1, 2].map(|k| slot.rows[k].get(half).lambda);
-        let stick = l1.abs().cmplt(bound) & l2.abs().cmplt(bound);
-        let gap = Vec4::select(stick, Vec4::splat(s.gap), Vec4::ZERO);
-        let open_gap = (sep - gap).max(Vec4::ZERO);
+        // (`jacobian::touching` of the rows' λ as they stand; without a touching gap the
+        // open lanes' gap as it is, the same bits, and the friction rows not read.)
+        let open_gap = if s.gap > 0.0 {
+            let bound = g.friction() * rn.lambda;
+            let [l1, l2] = [1, 2].map(|k| slot.rows[k].get(half).lambda);
+            let stick = l1.abs().cmplt(bound) & l2.abs().cmplt(bound);
+            let gap = Vec4::select(stick, Vec4::splat(s.gap), Vec4::ZERO);
+            (sep - gap).max(Vec4::ZERO)
+        } else {
+            sep
+        };
         let speculative = Vec4::select(open, open_gap * inv_dt * inv_dn, Vec4::ZERO);
         let push = Vec4::select(open, Vec4::ZERO, correction * inv_dn);
         let b = &mut slot.rows[0].b[half & 1];

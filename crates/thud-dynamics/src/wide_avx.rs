@@ -1015,11 +1015,16 @@ mod kernel {
                     let below_max = max_correction.select(v.gt(max_correction), v);
                     let correction = zero.select(v.lt(zero), below_max);
                     let open = sep.gt(zero);
-                    // (`jacobian::touching` of the warm λ.)
-                    let bound = friction.mul(warm_start.mul(warm[0]));
-                    let [l1, l2] = [1, 2].map(|r| warm_start.mul(warm[r]).abs());
-                    let stick = l1.lt(bound).and(l2.lt(bound));
-                    let open_gap = sep.sub(gap.select(stick, zero)).max(zero);
+                    // (`jacobian::touching` of the warm λ; without a touching gap the
+                    // open lanes' gap as it is, the same bits.)
+                    let open_gap = if s.gap > 0.0 {
+                        let bound = friction.mul(warm_start.mul(warm[0]));
+                        let [l1, l2] = [1, 2].map(|r| warm_start.mul(warm[r]).abs());
+                        let stick = l1.lt(bound).and(l2.lt(bound));
+                        sep.sub(gap.select(stick, zero)).max(zero)
+                    } else {
+                        sep
+                    };
                     let closing = b.add(open_gap.mul(inv_dt).mul(inv_dn));
                     let push = correction.neg().mul(inv_dn);
                     let (b, split_b) = if s.split {
@@ -1094,8 +1099,10 @@ mod kernel {
                 let friction = F8::join(g[0].friction(), g[1].friction());
                 let [side0, side1] = side;
                 for ((slot, s0), s1) in slots.iter_mut().zip(side0.iter_mut()).zip(side1) {
-                    // (The friction rows' λ, for `jacobian::touching` below.)
-                    let [l1, l2] = [1, 2].map(|r| F8::load(&slot.rows[r].lambda).abs());
+                    // (The friction rows' λ, for `jacobian::touching` below, where there is
+                    // a touching gap.)
+                    let frictions =
+                        (s.gap > 0.0).then(|| [1, 2].map(|r| F8::load(&slot.rows[r].lambda).abs()));
                     let row = &mut slot.rows[0];
                     let inv_dn = F8::load(&row.inv_d);
                     let sep = F8::join(s0.sep, s1.sep);
@@ -1116,10 +1123,16 @@ mod kernel {
                         .max(zero)
                         .min(max_correction);
                     let open = sep.gt(zero);
-                    // (`jacobian::touching` of the rows' λ as they stand.)
-                    let bound = friction.mul(F8::load(&row.lambda));
-                    let stick = l1.lt(bound).and(l2.lt(bound));
-                    let open_gap = sep.sub(gap.select(stick, zero)).max(zero);
+                    // (`jacobian::touching` of the rows' λ as they stand; without a
+                    // touching gap the open lanes' gap as it is, the same bits.)
+                    let open_gap = match frictions {
+                        Some([l1, l2]) => {
+                            let bound = friction.mul(F8::load(&row.lambda));
+                            let stick = l1.lt(bound).and(l2.lt(bound));
+                            sep.sub(gap.select(stick, zero)).max(zero)
+                        }
+                        None => sep,
+                    };
                     let speculative = open_gap.mul(inv_dt).mul(inv_dn).select(open, zero);
                     let push = zero.select(open, correction.mul(inv_dn));
                     let split_b = if s.split {

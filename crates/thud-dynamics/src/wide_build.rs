@@ -326,11 +326,16 @@ pub(crate) fn build_group(
         let inv_dn = rn.inv_d;
         let correction = clamp(erp * (-sep - slop) * inv_dt, Vec4::ZERO, max_correction);
         let open = sep.cmpgt(Vec4::ZERO);
-        // (`jacobian::touching` of the warm λ.)
-        let bound = g.friction() * (warm_start * warm[0]);
-        let stick =
-            (warm_start * warm[1]).abs().cmplt(bound) & (warm_start * warm[2]).abs().cmplt(bound);
-        let open_gap = (sep - Vec4::select(stick, gap, Vec4::ZERO)).max(Vec4::ZERO);
+        // (`jacobian::touching` of the warm λ; without a touching gap the open lanes' gap
+        // as it is, the same bits.)
+        let open_gap = if s.gap > 0.0 {
+            let bound = g.friction() * (warm_start * warm[0]);
+            let [l1, l2] = [1, 2].map(|k| (warm_start * warm[k]).abs());
+            let stick = l1.cmplt(bound) & l2.cmplt(bound);
+            (sep - Vec4::select(stick, gap, Vec4::ZERO)).max(Vec4::ZERO)
+        } else {
+            sep
+        };
         let closing = rn.b + open_gap * inv_dt * inv_dn;
         let push = -correction * inv_dn;
         let split_b = if s.split {
