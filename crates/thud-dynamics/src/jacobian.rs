@@ -400,11 +400,7 @@ pub(crate) fn touching([ln, l1, l2]: [f32; 3], mu: f32, gap: f32) -> f32 {
 #[inline]
 pub(crate) fn refresh_point(c: &mut ContactRows, sep: f32, s: &BuildParams) -> f32 {
     c.rows[0].b = c.b_vel;
-    let gap = if s.gap > 0.0 {
-        touching(c.rows.each_ref().map(|r| r.lambda), c.friction, s.gap)
-    } else {
-        0.0
-    };
+    let gap = touching(c.rows.each_ref().map(|r| r.lambda), c.friction, s.gap);
     stabilize(&mut c.rows[0], sep, gap, s)
 }
 

@@ -361,9 +361,9 @@ pub(crate) fn refresh_group(
         let correction = (Vec4::splat(s.erp) * (-sep - Vec4::splat(s.slop)) * inv_dt)
             .clamp(Vec4::ZERO, Vec4::splat(s.max_correction));
         let open = sep.cmpgt(Vec4::ZERO);
-        // (`jacobian::open_gap`: `maxps` of the gap less the touching gap and zero.)
-        // (`jacobian::touching` of the rows' λ as they stand; without a touching gap the
-        // open lanes' gap as it is, the same bits, and the friction rows not read.)
+        // (`jacobian::touching` and `open_gap` of the rows' λ as they stand; without a
+        // touching gap the open lanes' gap as it is, the same bits, and the friction rows
+        // not read.)
         let open_gap = if s.gap > 0.0 {
             let bound = g.friction() * rn.lambda;
             let [l1, l2] = [1, 2].map(|k| slot.rows[k].get(half).lambda);

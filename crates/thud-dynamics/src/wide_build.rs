@@ -502,7 +502,7 @@ mod tests {
             );
         }
         // (Touching gaps: none, one below the second point's gap, one above it; the first
-        // point comes without load, and only loaded points take it.)
+        // point comes without load, and only points that stick take it.)
         for (split, gap) in [(true, 0.0), (false, 0.0), (true, 5e-4), (false, 2e-3)] {
             let params = BuildParams {
                 split,
