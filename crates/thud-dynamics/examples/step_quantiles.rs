@@ -16,7 +16,8 @@
 //! settles and rests (`THUD_SKIP=0` to see its first second too).
 //!
 //! `THUD_FRICTION_STRIDE` sets `Settings::friction_stride`, `THUD_REUSE`
-//! `Settings::reuse_rows_within`, `THUD_DEEP_ITER` `Settings::deep_split_iterations` (and `THUD_DEEP`
+//! `Settings::reuse_rows_within`, `THUD_GAP` `Settings::touching_gap`, `THUD_DEEP_ITER`
+//! `Settings::deep_split_iterations` (and `THUD_DEEP`
 //! `Settings::deep_penetration`, for every world); a
 //! list (`1,2`) compares settings in one process: one world per value (per combination
 //! of values where several are lists), stepped in turns of 20
@@ -82,6 +83,10 @@ fn list<T: std::str::FromStr>(key: &str) -> Vec<Option<T>> {
     }
 }
 
+/// One world's settings: `friction_stride`, `reuse_rows_within`,
+/// `deep_split_iterations` and `touching_gap` (`None`: the default).
+type Variant = (Option<u32>, Option<f32>, Option<u32>, Option<f32>);
+
 fn main() {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(env("THUD_THREADS").unwrap_or(1))
@@ -94,10 +99,12 @@ fn main() {
     let strides: Vec<Option<u32>> = list("THUD_FRICTION_STRIDE");
     let reuses: Vec<Option<f32>> = list("THUD_REUSE");
     let deeps: Vec<Option<u32>> = list("THUD_DEEP_ITER");
-    let variants: Vec<(Option<u32>, Option<f32>, Option<u32>)> = strides
+    let gaps: Vec<Option<f32>> = list("THUD_GAP");
+    let variants: Vec<Variant> = strides
         .iter()
         .flat_map(|&k| reuses.iter().map(move |&r| (k, r)))
         .flat_map(|(k, r)| deeps.iter().map(move |&d| (k, r, d)))
+        .flat_map(|(k, r, d)| gaps.iter().map(move |&g| (k, r, d, g)))
         .collect();
     for name in std::env::args().skip(1) {
         let mut scene = thud_scene::standard(&name).expect("standard scene name");
@@ -106,8 +113,11 @@ fn main() {
         }
         let mut worlds: Vec<_> = variants
             .iter()
-            .map(|&(stride, reuse, deep)| {
+            .map(|&(stride, reuse, deep, gap)| {
                 let mut settings = Settings::without_sleeping();
+                if let Some(g) = gap {
+                    settings.touching_gap = g;
+                }
                 if let Some(d) = deep {
                     settings.deep_split_iterations = d;
                 }
@@ -196,7 +206,7 @@ fn main() {
         }
         let q = |v: &mut Vec<f64>| format!("{:.4} / {:.4}", quantile(v, 0.1), quantile(v, 0.5));
         let mut first: Option<(f64, f64)> = None;
-        for (t, (stride, reuse, deep)) in times.iter_mut().zip(&variants) {
+        for (t, (stride, reuse, deep, gap)) in times.iter_mut().zip(&variants) {
             let mut label = name.clone();
             if let Some(d) = deep.filter(|_| deeps.len() > 1) {
                 label += &format!(" (deep_split_iterations {d})");
@@ -206,6 +216,9 @@ fn main() {
             }
             if let Some(r) = reuse.filter(|_| reuses.len() > 1) {
                 label += &format!(" (reuse_rows_within {r})");
+            }
+            if let Some(g) = gap.filter(|_| gaps.len() > 1) {
+                label += &format!(" (touching_gap {g})");
             }
             println!(
                 "{label}: step p10 / median {} ms, rows kept in {} of {} steps ({:.1} units built again a step; {} through a changed point count), {:.2} solves a step on threads",

@@ -36,7 +36,7 @@
 use glam::Vec3;
 use rayon::prelude::*;
 use smallvec::SmallVec;
-use thud_collide::{FlushDenormals, Manifold, ManifoldTap, PairManifold, flushed};
+use thud_collide::{ContactPoint, FlushDenormals, Manifold, ManifoldTap, PairManifold, flushed};
 
 use crate::body::BodyHandle;
 #[cfg(test)]
@@ -92,6 +92,15 @@ impl Taken {
     }
 }
 
+/// How far apart a manifold's points' separations lie (`ManifoldInput::spread`; 0 for
+/// none).
+#[inline]
+fn spread(points: &[ContactPoint]) -> f32 {
+    let seps = points.iter().map(|p| p.separation);
+    let (low, high) = seps.fold((f32::MAX, f32::MIN), |(l, h), x| (l.min(x), h.max(x)));
+    if low <= high { high - low } else { 0.0 }
+}
+
 /// [`ContactStore::regather`] of a run of manifolds (`inputs` holds their points, the
 /// first at store point `offset`): each one's normal and points again from the
 /// narrowphase's list; what it saw of the points, or `None` where a manifold's point
@@ -114,6 +123,7 @@ fn regather_run(
             return None;
         }
         m.normal = pm.manifold.normal;
+        m.spread = spread(points);
         let users = pm.manifold.points.users();
         for ((p, cp), &user) in ours.iter_mut().zip(points).zip(users) {
             p.point = cp.point;
@@ -190,6 +200,7 @@ impl ManifoldTap for Tap<'_> {
             return;
         }
         input.normal = m.normal;
+        input.spread = spread(points);
         for ((p, cp), &user) in ours.iter_mut().zip(points).zip(m.points.users()) {
             p.point = cp.point;
             p.separation = cp.separation;
@@ -431,6 +442,7 @@ impl ContactStore {
                 normal: pm.manifold.normal,
                 friction,
                 restitution,
+                spread: spread(points),
             });
             let users = pm.manifold.points.users();
             inputs.extend(points.iter().zip(users).map(|(cp, &warm)| PointInput {
@@ -744,6 +756,7 @@ impl ContactStore {
     pub fn refresh(&mut self, params: &BuildParams) {
         self.split_lambda.fill(0.0);
         let (partial, exact, whole) = (self.partial, &self.taken, &self.whole);
+        let manifolds = &self.manifold_inputs;
         let skip = |i: usize| {
             (partial && !exact.get(i).copied().unwrap_or(true))
                 || whole.get(i).copied().unwrap_or(false)
@@ -751,7 +764,8 @@ impl ContactStore {
         let one =
             |(i, (input, (c, split))): (usize, (&PointInput, (&mut ContactRows, &mut f32)))| {
                 if !skip(i) {
-                    *split = refresh_point(c, input.separation, params);
+                    let spread = manifolds[input.manifold as usize].spread;
+                    *split = refresh_point(c, input.separation, spread, params);
                 }
             };
         if parallel_points(self.inputs.len(), self.pool) {
@@ -961,7 +975,7 @@ mod tests {
         let normals: Vec<_> = s
             .manifold_inputs
             .iter()
-            .map(|m| m.normal.to_array())
+            .map(|m| (m.normal.to_array(), m.spread))
             .collect();
         (points, normals, s.warm_started, s.manifold_points.clone())
     }

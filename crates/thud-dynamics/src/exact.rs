@@ -1507,6 +1507,7 @@ mod tests {
                 separation: 0.0,
                 friction: 0.4,
                 restitution: 0.0,
+                spread: 0.0,
                 warm: [0.0; 3],
             };
             store.push_point(input, &bodies, &s, false);
@@ -1660,6 +1661,7 @@ mod tests {
             normal: Vec3::Y,
             friction: 0.5,
             restitution: 0.0,
+            spread: 0.0,
         };
         // Island 7: bodies 1, 2 and 4 (a chain); island 3: body 3 on the ground.
         c.manifold_inputs = vec![manifold(2, 1), manifold(3, 0), manifold(4, 2)];

@@ -115,6 +115,8 @@ pub(crate) struct ContactInput {
     pub separation: f32,
     pub friction: f32,
     pub restitution: f32,
+    /// Its manifold's [`ManifoldInput::spread`].
+    pub spread: f32,
     /// Last step's (λn, λt1, λt2).
     pub warm: [f32; 3],
 }
@@ -130,6 +132,7 @@ impl ContactInput {
                 normal: self.normal,
                 friction: self.friction,
                 restitution: self.restitution,
+                spread: self.spread,
             },
             PointInput {
                 point: self.point,
@@ -151,6 +154,7 @@ impl ContactInput {
             separation: p.separation,
             friction: m.friction,
             restitution: m.restitution,
+            spread: m.spread,
             warm: p.warm,
         }
     }
@@ -165,6 +169,10 @@ pub(crate) struct ManifoldInput {
     pub normal: Vec3,
     pub friction: f32,
     pub restitution: f32,
+    /// How far apart its points' separations lie (the shallowest's less the deepest's,
+    /// m, as the narrowphase gave them this step): within the slop it lies flat
+    /// ([`flat_gap`]).
+    pub spread: f32,
 }
 
 /// A contact point's own inputs (32 bytes): where, how far apart, last step's impulses,
@@ -375,6 +383,19 @@ pub(crate) fn open_gap(sep: f32, gap: f32) -> f32 {
     if g > 0.0 { g } else { 0.0 }
 }
 
+/// A manifold's touching gap, where it lies flat: `s.gap`
+/// ([`Settings::touching_gap`](crate::Settings::touching_gap)) where its points'
+/// separations lie within the slop of each other (its [`ManifoldInput::spread`] at
+/// most `s.slop`), as a face resting on a face does, and 0 where it is tilted further:
+/// a body rocking on an edge, or twisted on its support, closes its gaps. (Where every
+/// point could keep its gap, `pile_1000`'s twisted columns stood on their corners and
+/// the heap regained more energy than without the gap; `docs/dynamics.md`, *Touching
+/// gaps*.)
+#[inline(always)]
+pub(crate) fn flat_gap(spread: f32, s: &BuildParams) -> f32 {
+    if spread <= s.slop { s.gap } else { 0.0 }
+}
+
 /// The gap below which a point counts as touching:
 /// [`Settings::touching_gap`](crate::Settings::touching_gap) (`gap`) where the point
 /// sticks as its `b̃` is made — its friction impulses (`l1`, `l2`) inside their bounds
@@ -398,9 +419,13 @@ pub(crate) fn touching([ln, l1, l2]: [f32; 3], mu: f32, gap: f32) -> f32 {
 /// the stabilization for the advanced separation `sep` anew. Returns the split row's
 /// `b̃`.
 #[inline]
-pub(crate) fn refresh_point(c: &mut ContactRows, sep: f32, s: &BuildParams) -> f32 {
+pub(crate) fn refresh_point(c: &mut ContactRows, sep: f32, spread: f32, s: &BuildParams) -> f32 {
     c.rows[0].b = c.b_vel;
-    let gap = touching(c.rows.each_ref().map(|r| r.lambda), c.friction, s.gap);
+    let gap = touching(
+        c.rows.each_ref().map(|r| r.lambda),
+        c.friction,
+        flat_gap(spread, s),
+    );
     stabilize(&mut c.rows[0], sep, gap, s)
 }
 
@@ -483,7 +508,11 @@ pub(crate) fn build_point_into(
     rn.lambda = s.warm_start * p.warm[0];
     r1.lambda = s.warm_start * p.warm[1];
     r2.lambda = s.warm_start * p.warm[2];
-    let gap = touching([rn.lambda, r1.lambda, r2.lambda], p.friction, s.gap);
+    let gap = touching(
+        [rn.lambda, r1.lambda, r2.lambda],
+        p.friction,
+        flat_gap(p.spread, s),
+    );
     let mut extra = PointExtra {
         split_b: stabilize(&mut rn, sep, gap, s),
         restitution_b: None,
@@ -545,6 +574,63 @@ mod tests {
     }
 
     #[test]
+    fn a_touching_gap_holds_a_sticking_point_only_where_its_manifold_lies_flat() {
+        let mut bodies = SolverBodies::default();
+        bodies.reset();
+        bodies.push(
+            0,
+            Velocity::ZERO,
+            Velocity::ZERO,
+            0.0,
+            Mat3::ZERO,
+            Vec3::ZERO,
+        );
+        let inv_i = Mat3::from_diagonal(Vec3::splat(6.0));
+        let v = Velocity {
+            lin: Vec3::new(0.1, -0.3, 0.0),
+            ang: Vec3::new(0.0, 0.2, 0.1),
+        };
+        bodies.push(1, v, v, 1.0, inv_i, Vec3::new(0.0, 0.5, 0.0));
+        // A point 1 mm apart, inside a 2 mm touching gap; slop 0.1 mm.
+        let s = BuildParams {
+            gap: 2e-3,
+            slop: 1e-4,
+            ..BuildParams::for_tests(1.0 / 60.0)
+        };
+        let sticking = [0.02, 0.004, -0.009];
+        let slipping = [0.02, 0.0101, 0.0];
+        let point = |spread: f32, warm: [f32; 3]| ContactInput {
+            a: 1,
+            b: 2,
+            normal: Vec3::Y,
+            point: Vec3::new(0.3, 0.0, -0.2),
+            separation: 1e-3,
+            friction: 0.5,
+            restitution: 0.0,
+            spread,
+            warm,
+        };
+        // What the normal row asks beyond `J̃ₙ·Vnc`: nothing where the gap holds the
+        // point, its whole gap closed in the step where it does not.
+        let asked = |c: &ContactRows| c.rows[0].b - c.b_vel;
+        let closing = |c: &ContactRows| c.b_vel + 1e-3 * s.inv_dt * c.rows[0].inv_d - c.b_vel;
+        for (spread, warm, held) in [
+            (0.0, sticking, true),
+            (1e-4, sticking, true),
+            (1.1e-4, sticking, false),
+            (0.0, slipping, false),
+        ] {
+            let (mut c, _) = build_point(&bodies, &point(spread, warm), &s);
+            let want = if held { 0.0 } else { closing(&c) };
+            assert_eq!(asked(&c), want, "built: spread {spread}, warm {warm:?}");
+            assert!(closing(&c) > 0.0);
+            // A substep's refresh, from the rows' impulses as they stand.
+            refresh_point(&mut c, 1e-3, spread, &s);
+            assert_eq!(asked(&c), want, "refreshed: spread {spread}, warm {warm:?}");
+        }
+    }
+
+    #[test]
     fn diagonal_matches_j_minv_jt() {
         let mut bodies = SolverBodies::default();
         bodies.reset();
@@ -566,6 +652,7 @@ mod tests {
             separation: 0.0,
             friction: 0.5,
             restitution: 0.0,
+            spread: 0.0,
             warm: [0.0; 3],
         };
         let s = BuildParams {

@@ -1158,8 +1158,8 @@ impl Schedule {
                             if shared && wide::one_kernel(a, b, true) {
                                 let first =
                                     |r: &Range<usize>| lanes.get(r.start).filter(|_| !r.is_empty());
-                                wide_build::prepare_group(a, first(&ra), inputs);
-                                wide_build::prepare_group(b, first(&rb), inputs);
+                                wide_build::prepare_group(a, first(&ra), inputs, params);
+                                wide_build::prepare_group(b, first(&rb), inputs, params);
                                 let sides = [side.slice(ra.clone()), side.slice(rb.clone())];
                                 let p = slots.slice(a.slots());
                                 let two = [&lanes[ra], &lanes[rb]];
@@ -1574,6 +1574,7 @@ pub(crate) mod tests {
             separation,
             friction: 0.5,
             restitution: 0.0,
+            spread: 0.0,
             warm,
         };
         store.push_point(p, bodies, s, more);

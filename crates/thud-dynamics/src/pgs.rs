@@ -620,6 +620,7 @@ mod tests {
                     separation: 0.0,
                     friction: 0.6,
                     restitution: 0.0,
+                    spread: 0.0,
                     warm: [0.0; 3],
                 };
                 build_point(&bodies, &p, &s).0

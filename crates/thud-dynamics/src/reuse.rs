@@ -104,8 +104,9 @@ pub(crate) struct RowReuse {
     /// manifolds have the build's points and the exact mode takes the build's islands
     /// ([`same_exact`](Self::same_exact)).
     built_at: u64,
-    /// Each store manifold's normal when its rows were built.
-    normals: Vec<Vec3>,
+    /// Each store manifold's normal when its rows were built, and whether it then lay
+    /// flat for a touching gap ([`flat`]).
+    normals: Vec<(Vec3, bool)>,
     /// Each store point's lever arms `p − c` on its manifold's two bodies when its rows
     /// were built.
     arms: Vec<[Vec3A; 2]>,
@@ -244,7 +245,10 @@ impl RowReuse {
         // of any coordinate (`maxps` of the absolute differences) against `eps`. An
         // early exit per point cost 3 % of a `pyramid_40` step, `f32::max` (which
         // minds NaN) 2 %.
-        let moved = |((mi, &(first, n)), &n0): ((&ManifoldInput, &(u32, u32)), &Vec3)| {
+        let slop = self.flat_within();
+        /// A manifold's input and points, and its normal and flatness at the build.
+        type Built<'a> = ((&'a ManifoldInput, &'a (u32, u32)), &'a (Vec3, bool));
+        let moved = |((mi, &(first, n)), &(n0, flat0)): Built<'_>| {
             let r = first as usize..(first + n) as usize;
             let ca = Vec3A::from(com[mi.a as usize]);
             let cb = Vec3A::from(com[mi.b as usize]);
@@ -255,8 +259,9 @@ impl RowReuse {
                     .max(((p - ca) - *a0).abs())
                     .max(((p - cb) - *b0).abs());
             }
-            // (NaN cannot reach here: the bodies and points are finite.)
-            worst.cmpgt(Vec3A::splat(eps)).any()
+            // (NaN cannot reach here: the bodies and points are finite.) A manifold
+            // that came to lie flat, or ceased to, takes its touching gap anew.
+            worst.cmpgt(Vec3A::splat(eps)).any() || flat(mi, slop) != flat0
         };
         let manifolds = || {
             store
@@ -298,6 +303,15 @@ impl RowReuse {
         self.take_arms(store, com, Some(rebuilt), halves);
     }
 
+    /// The slop within which a manifold lies flat ([`flat`]), where the build has a
+    /// touching gap.
+    fn flat_within(&self) -> Option<f32> {
+        self.built
+            .as_ref()
+            .filter(|(s, ..)| s.touching_gap > 0.0)
+            .map(|(s, ..)| s.slop)
+    }
+
     /// The normals and lever arms of the store's manifolds (`only`: those marked) as
     /// they are, with the bodies' centres of mass `com`. Each manifold's are its own:
     /// with `halves`, two threads take the manifolds of each half of the store
@@ -310,14 +324,16 @@ impl RowReuse {
         halves: bool,
     ) {
         let (mins, points) = (&store.manifold_inputs, &store.manifold_points);
-        let run = |(out, normals, from, to): (&mut [[Vec3A; 2]], &mut [Vec3], usize, usize)| {
+        let slop = self.flat_within();
+        type Part<'a> = (&'a mut [[Vec3A; 2]], &'a mut [(Vec3, bool)], usize, usize);
+        let run = |(out, normals, from, to): Part<'_>| {
             let base = points.get(from).map_or(0, |&(first, _)| first as usize);
             let ms = mins[from..to].iter().zip(&points[from..to]).zip(normals);
             for (k, ((m, &(first, n)), normal)) in ms.enumerate() {
                 if only.is_some_and(|o| !o.get(from + k).copied().unwrap_or(false)) {
                     continue;
                 }
-                *normal = m.normal;
+                *normal = (m.normal, flat(m, slop));
                 let (ca, cb) = (com[m.a as usize], com[m.b as usize]);
                 let r = first as usize..(first + n) as usize;
                 let at = r.start - base..r.end - base;
@@ -393,12 +409,21 @@ impl RowReuse {
         }
         self.manifolds.extend(keys(store));
         (self.keys_at, self.built_at) = (store.keys_at, store.keys_at);
-        self.normals.resize(store.manifold_inputs.len(), Vec3::ZERO);
+        self.normals
+            .resize(store.manifold_inputs.len(), (Vec3::ZERO, false));
         self.arms.resize(store.inputs.len(), [Vec3A::ZERO; 2]);
         self.take_arms(store, com, None, halves);
         self.taken.extend(&store.taken);
         self.points.extend_from_slice(&store.manifold_points);
     }
+}
+
+/// Whether manifold `m` lies flat for a touching gap (`jacobian::flat_gap`): within
+/// `slop`, where the build has a touching gap (`None`: it has none, and no manifold
+/// counts as flat).
+#[inline(always)]
+fn flat(m: &ManifoldInput, slop: Option<f32>) -> bool {
+    slop.is_some_and(|slop| m.spread <= slop)
 }
 
 /// A point's lever arms on two bodies with these centres of mass.
@@ -430,6 +455,7 @@ mod tests {
             normal: Vec3::Y,
             friction: 0.6,
             restitution: 0.0,
+            spread: 0.0,
         });
         store.manifold_points.push((0, 2));
         store.manifold_source.push(7);
@@ -451,7 +477,10 @@ mod tests {
     ];
 
     fn built(store: &ContactStore) -> (RowReuse, Settings) {
-        let s = Settings::default();
+        built_with(store, Settings::default())
+    }
+
+    fn built_with(store: &ContactStore, s: Settings) -> (RowReuse, Settings) {
         let mut r = RowReuse::default();
         let inertia = [Mat3::ZERO, Mat3::IDENTITY, Mat3::IDENTITY];
         r.record(
@@ -502,6 +531,30 @@ mod tests {
         // Built again where it is now, it has not moved from there.
         r.rebuilt(&s, &com, &[true], false);
         assert!(!moved(&r, &s, &com));
+    }
+
+    #[test]
+    fn a_manifold_that_comes_to_lie_flat_or_ceases_to_moved_where_there_is_a_touching_gap() {
+        // Its points' separations within the slop of each other, the touching gap
+        // holds its sticking points (`jacobian::flat_gap`): the build's lanes know it,
+        // so a change either way builds them again.
+        let mut s = store();
+        let gapped = Settings {
+            touching_gap: 1e-5,
+            ..Settings::default()
+        };
+        for (settings, counts) in [(Settings::default(), false), (gapped, true)] {
+            s.manifold_inputs[0].spread = 0.0;
+            let (mut r, settings) = built_with(&s, settings);
+            s.manifold_inputs[0].spread = settings.slop;
+            assert!(!moved(&r, &s, &COM), "still flat");
+            s.manifold_inputs[0].spread = 1.01 * settings.slop;
+            assert_eq!(moved(&r, &s, &COM), counts, "tilted past the slop");
+            r.rebuilt(&s, &COM, &[true], false);
+            assert!(!moved(&r, &s, &COM), "built again tilted");
+            s.manifold_inputs[0].spread = 0.5 * settings.slop;
+            assert_eq!(moved(&r, &s, &COM), counts, "flat again");
+        }
     }
 
     #[test]
@@ -643,6 +696,7 @@ mod tests {
                 normal: Vec3::Y,
                 friction: 0.6,
                 restitution: 0.0,
+                spread: 0.0,
             });
             store.manifold_points.push((first, n));
             store.manifold_source.push(m as u32);
@@ -691,7 +745,11 @@ mod tests {
             after.push((r.arms.clone(), r.normals.clone()));
         }
         let (arms_after, normals) = &after[0];
-        assert_eq!(normals, &[Vec3::X, Vec3::Y, Vec3::X]);
+        let flat = false;
+        assert_eq!(
+            normals,
+            &[(Vec3::X, flat), (Vec3::Y, flat), (Vec3::X, flat)]
+        );
         assert_eq!(arms_after[2..5], arms[0][2..5], "manifold 1 untouched");
         assert_eq!(
             arms_after[0][0],

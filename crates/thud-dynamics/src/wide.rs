@@ -368,7 +368,7 @@ pub(crate) fn refresh_group(
             let bound = g.friction() * rn.lambda;
             let [l1, l2] = [1, 2].map(|k| slot.rows[k].get(half).lambda);
             let stick = l1.abs().cmplt(bound) & l2.abs().cmplt(bound);
-            let gap = Vec4::select(stick, Vec4::splat(s.gap), Vec4::ZERO);
+            let gap = Vec4::select(stick, g.gap(s.gap), Vec4::ZERO);
             (sep - gap).max(Vec4::ZERO)
         } else {
             sep
@@ -569,6 +569,9 @@ pub(crate) struct Group {
     /// Lanes whose body a (bits 0–3) or body b (bits 4–7) can move: only those `dV`s
     /// are written back, so a static, kinematic or dummy body's entry is only ever read.
     movable: u8,
+    /// Lanes whose manifold lies flat (bits 0–3: `jacobian::flat_gap`), where a
+    /// sticking point's touching gap is the settings'.
+    flat: u8,
     /// Its half of its [`WideSlot`]s (1 only for the second group of a pair that shares
     /// slots) and its first slot; it has `count` of them.
     half: u8,
@@ -611,6 +614,19 @@ impl Group {
     /// Set the lanes' friction coefficients (`wide_build::prepare_group`).
     pub(crate) fn set_friction(&mut self, friction: Vec4) {
         self.friction = friction;
+    }
+
+    /// The lanes' touching gaps: `gap` in the lanes whose manifold lies flat, 0 in the
+    /// others (`jacobian::flat_gap`).
+    pub(crate) fn gap(&self, gap: f32) -> Vec4 {
+        let f = self.flat;
+        let flat = BVec4A::new(f & 1 != 0, f & 2 != 0, f & 4 != 0, f & 8 != 0);
+        Vec4::select(flat, Vec4::splat(gap), Vec4::ZERO)
+    }
+
+    /// Set the lanes whose manifold lies flat (bits 0–3, `wide_build::prepare_group`).
+    pub(crate) fn set_flat(&mut self, flat: u8) {
+        self.flat = flat;
     }
 
     /// Lanes whose body a (bits 0–3) or b (bits 4–7) can move.
@@ -1966,7 +1982,7 @@ impl WideContacts {
         };
         for (g, r) in [(g0, &ra), (g1, &rb)] {
             let first = self.lanes.get(r.start).filter(|_| !r.is_empty());
-            wide_build::prepare_group(&mut self.groups[g], first, inputs);
+            wide_build::prepare_group(&mut self.groups[g], first, inputs, params);
         }
         let side = two_mut(&mut self.side, ra.clone(), rb.clone());
         let (a, b) = (&self.groups[g0], &self.groups[g1]);
@@ -3372,10 +3388,14 @@ mod tests {
                 uneven_stacks()
             };
             if gap > 0.0 {
-                // Every third point slipping (its friction impulse past `μ·λₙ`): no
-                // touching gap for it (`jacobian::touching`).
+                // Every third point slipping (its friction impulse past `μ·λₙ`), and
+                // every fifth manifold tilted past the slop: no touching gap for them
+                // (`jacobian::touching`, `flat_gap`).
                 for p in store.inputs.iter_mut().step_by(3) {
                     p.warm[1] = 2.0 * p.warm[0];
+                }
+                for m in store.manifold_inputs.iter_mut().step_by(5) {
+                    m.spread = 1e-3;
                 }
             }
             let mut wide = WideContacts {
@@ -3788,6 +3808,7 @@ mod tests {
                     separation: -0.001,
                     friction: 0.6,
                     restitution: 0.0,
+                    spread: 0.0,
                     warm: [0.0; 3],
                 };
                 store.push_point(p, &bodies, &s, k > 0);

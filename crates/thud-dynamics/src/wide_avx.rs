@@ -962,7 +962,7 @@ mod kernel {
                 let (inv_dt, erp, slop) =
                     (F8::splat(s.inv_dt), F8::splat(s.erp), F8::splat(s.slop));
                 let (zero, max_correction) = (F8::zero(), F8::splat(s.max_correction));
-                let gap = F8::splat(s.gap);
+                let gap = F8::join(g[0].gap(s.gap), g[1].gap(s.gap));
                 let friction = F8::join(g[0].friction(), g[1].friction());
                 let warm_start = F8::splat(s.warm_start);
                 let dir = |r: usize| V8::join(&g[0].dir[r], &g[1].dir[r]);
@@ -1094,7 +1094,8 @@ mod kernel {
                     (ma, mb, lin)
                 });
                 let (h, inv_dt, zero) = (F8::splat(h), F8::splat(s.inv_dt), F8::zero());
-                let (erp, slop, gap) = (F8::splat(s.erp), F8::splat(s.slop), F8::splat(s.gap));
+                let (erp, slop) = (F8::splat(s.erp), F8::splat(s.slop));
+                let gap = F8::join(g[0].gap(s.gap), g[1].gap(s.gap));
                 let max_correction = F8::splat(s.max_correction);
                 let friction = F8::join(g[0].friction(), g[1].friction());
                 let [side0, side1] = side;

@@ -210,16 +210,23 @@ impl<'a> Inputs<'a> {
 }
 
 /// What a group's rows share, set once before its points' rows: each body's share of
-/// the basis hand-back ([`crate::wide::shares`]), the lanes' friction coefficients and
-/// the rows' directions — every lane's manifold normal (from its first point, `first`:
-/// a manifold's points share its normal and material, so its tangents too; an empty
-/// lane `Y`) and its tangents.
+/// the basis hand-back ([`crate::wide::shares`]), the lanes' friction coefficients,
+/// which of them lie flat within the slop (`jacobian::flat_gap`) and the rows'
+/// directions — every lane's manifold normal (from its first point, `first`: a
+/// manifold's points share its normal and material, so its tangents too; an empty lane
+/// `Y`) and its tangents.
 #[inline(always)]
-pub(crate) fn prepare_group(g: &mut Group, first: Option<&[u32; 4]>, inputs: Inputs<'_>) {
+pub(crate) fn prepare_group(
+    g: &mut Group,
+    first: Option<&[u32; 4]>,
+    inputs: Inputs<'_>,
+    s: &BuildParams,
+) {
     (g.share_a, g.share_b) = crate::wide::shares(g.inv_mass_a, g.inv_mass_b);
     if let Some(lanes) = first {
         let mut n = V3::default();
         let mut friction = Vec4::ZERO;
+        let mut flat = 0u8;
         for (l, &i) in lanes.iter().enumerate() {
             let m = inputs
                 .points
@@ -227,8 +234,10 @@ pub(crate) fn prepare_group(g: &mut Group, first: Option<&[u32; 4]>, inputs: Inp
                 .map(|p| &inputs.manifolds[p.manifold as usize]);
             n.set(l, m.map_or(Vec3::Y, |m| m.normal));
             friction[l] = m.map_or(0.0, |m| m.friction);
+            flat |= u8::from(m.is_some_and(|m| m.spread <= s.slop)) << l;
         }
         g.set_friction(friction);
+        g.set_flat(flat);
         let (t1, t2) = tangents(n);
         g.dir = [n, t1, t2];
     }
@@ -279,13 +288,13 @@ pub(crate) fn build_group(
     s: &BuildParams,
 ) {
     let gb = GroupBodies::gather(g, bodies);
-    prepare_group(g, rows.lanes.first(), inputs);
+    prepare_group(g, rows.lanes.first(), inputs, s);
     let inputs = inputs.points;
     let (inv_dt, erp, slop, gap) = (
         Vec4::splat(s.inv_dt),
         Vec4::splat(s.erp),
         Vec4::splat(s.slop),
-        Vec4::splat(s.gap),
+        g.gap(s.gap),
     );
     let max_correction = Vec4::splat(s.max_correction);
     let warm_start = Vec4::splat(s.warm_start);
@@ -530,6 +539,8 @@ mod tests {
                         separation: 0.004 - 0.003 * kf,
                         friction: 0.5,
                         restitution: 0.0,
+                        // (Manifolds 1 and 4 tilted: no touching gap for them.)
+                        spread: if m % 3 == 1 { 1e-3 } else { 0.0 },
                         warm: [0.02 * kf, -0.001, 0.003 * kf],
                     };
                     store.push_point(input, &bodies, &params, k > 0);
