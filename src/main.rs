@@ -67,6 +67,10 @@ pub struct RunArgs {
     /// normals stay within this distance, m (default 0.0001; 0: build every step).
     #[arg(long, allow_negative_numbers = true)]
     pub reuse_rows: Option<f32>,
+    /// A resting contact's gap that counts as touching where its manifold lies flat,
+    /// m (default 0; `Settings::touching_gap`).
+    #[arg(long, allow_negative_numbers = true)]
+    pub touching_gap: Option<f32>,
     /// Solve substeps per step.
     #[arg(long)]
     pub solve_substeps: Option<u32>,

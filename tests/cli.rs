@@ -249,6 +249,9 @@ fn bad_options_exit_2() {
     let o = thud(&["run", "incline", "--reuse-rows", "-1"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("--reuse-rows"), "{:?}", text(&o));
+    let o = thud(&["run", "incline", "--touching-gap", "-0.001"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("--touching-gap"), "{:?}", text(&o));
     let o = thud(&["frobnicate"]);
     assert_eq!(o.status.code(), Some(2));
 }

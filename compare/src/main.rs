@@ -15,6 +15,7 @@
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_100,pile_1000 --scaling 2
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_20 --rock 0.02 --seconds 30
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pile_1000 --friction 0.45
+//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes all --touching-gap 1e-5
 //! ```
 //!
 //! Within a run the two engines take turns every 20 steps (`--block`): the project's
@@ -112,6 +113,11 @@ struct Args {
     /// engine's quality figures spread, where one run shows a single draw.
     #[arg(long, value_name = "MU")]
     friction: Option<f32>,
+    /// Give thud this `Settings::touching_gap` (m; its default is 0): a sticking
+    /// point's gaps up to it count as touching where its manifold lies flat
+    /// (`docs/dynamics.md`, *Touching gaps*). Rapier has no such setting.
+    #[arg(long, value_name = "METRES")]
+    touching_gap: Option<f32>,
 }
 
 /// Every body of `scene` with friction `mu` and no named material (`--friction`).
@@ -320,6 +326,16 @@ fn run(args: &Args) -> Result<(), CompareError> {
             set_friction(scene, mu);
         }
     }
+    if let Some(gap) = args.touching_gap {
+        if !(gap.is_finite() && gap >= 0.0) {
+            return Err(CompareError::Usage(format!(
+                "--touching-gap must be a finite gap of at least 0 m, not {gap}"
+            )));
+        }
+        for scene in &mut chosen {
+            scene.settings.touching_gap = Some(gap);
+        }
+    }
     if let Some(threads) = args.scaling {
         if args.matched || args.json.is_some() || args.per_second {
             return Err(CompareError::Usage(
@@ -372,9 +388,12 @@ fn run(args: &Args) -> Result<(), CompareError> {
             friction.map_or(String::new(), |mu| format!(" every body's friction {mu}")),
         ),
     };
+    let gap = args
+        .touching_gap
+        .map_or(String::new(), |g| format!(", touching_gap {g}"));
     let heading = format!(
         "thud (Settings::without_sleeping(): {thud_substeps} solve substeps × \
-         {thud_iterations} PGS sweeps, friction_stride {friction_stride}) vs Rapier (IntegrationParameters::default(){}: \
+         {thud_iterations} PGS sweeps, friction_stride {friction_stride}{gap}) vs Rapier (IntegrationParameters::default(){}: \
          {rapier_iterations} solver iterations × {rapier_sweeps} PGS sweeps); sleeping off; \
          thud on {} thread(s), Rapier on one{disturbed}{}",
         if args.matched { ", matched budget" } else { "" },
@@ -410,6 +429,7 @@ fn run(args: &Args) -> Result<(), CompareError> {
             "block": args.block,
             "rock_rad_per_s": args.rock,
             "friction": args.friction,
+            "thud_touching_gap": args.touching_gap,
         });
         let text = serde_json::to_string_pretty(&table::json(&rows, settings))
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));

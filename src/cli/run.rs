@@ -52,6 +52,11 @@ fn bad_option(args: &RunArgs) -> Option<String> {
     {
         return Some(format!("--reuse-rows must be ≥ 0 m, got {d}"));
     }
+    if let Some(g) = args.touching_gap
+        && !(g.is_finite() && g >= 0.0)
+    {
+        return Some(format!("--touching-gap must be ≥ 0 m, got {g}"));
+    }
     if args.threads == Some(0) {
         return Some("--threads must be ≥ 1".into());
     }
@@ -80,6 +85,7 @@ pub fn run(args: &RunArgs) -> u8 {
         substep_iterations: args.substep_iterations,
         friction_stride: args.friction_stride,
         reuse_rows_within: args.reuse_rows,
+        touching_gap: args.touching_gap,
         solve_substeps: args.solve_substeps,
         sleeping: args.sleep.map(|s| s == OnOff::On),
         threads,

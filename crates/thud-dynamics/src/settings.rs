@@ -130,18 +130,20 @@ pub struct Settings {
     /// Penetration depth in metres that is tolerated and never corrected (keeps contacts
     /// alive and stacks quiet).
     pub slop: f32,
-    /// A gap in metres that counts as touching for a contact point that sticks (it
-    /// carries load and its friction impulses lie inside `±μ·λₙ` as its row's target
-    /// is made): its bodies may approach within a solve substep by their gap less
-    /// this, `(gap − touching_gap)/h`, and not at all below it (any other point closes
-    /// its whole gap, so a body closing in still lands). Resting contacts hover around
-    /// zero gap, and a gap of a tenth of a micron lets them approach at 24 µm/s in a
-    /// 240 Hz substep, more than `exact_tolerance`: their targets flicker with the
-    /// rounding of the poses. At 1e-5 a resting tower leaves the exact mode's tolerance
-    /// on a few steps instead of one in eleven (its mean step 0.16 → 0.05 ms) and
-    /// `pyramid_100` does not sink (sag 31 → 0 mm), but a settling heap regains more
-    /// energy (its boxes settle sooner and shallower); 0 (the default) takes every gap
-    /// at its value (`docs/dynamics.md`, *Touching gaps*).
+    /// A gap in metres that counts as touching for a contact point that rests: it
+    /// sticks (it carries load and its friction impulses lie inside `±μ·λₙ` as its
+    /// row's target is made) and its manifold lies flat (its points' separations within
+    /// `slop` of each other). Its bodies may approach within a solve substep by their
+    /// gap less this, `(gap − touching_gap)/h`, and not at all below it; any other
+    /// point closes its whole gap, so a body closing in still lands and one rocking on
+    /// an edge settles. Resting contacts hover around zero gap, and a gap of a tenth of
+    /// a micron lets them approach at 24 µm/s in a 240 Hz substep, more than
+    /// `exact_tolerance`: their targets flicker with the rounding of the poses. At 1e-5
+    /// a resting tower leaves the exact mode's tolerance on a few steps instead of one
+    /// in eleven (its mean step 0.16 → 0.04 ms) and `pyramid_100` does not sink (sag
+    /// 31 → 0 mm) and steps faster; a settling heap's regained energy over many draws
+    /// is as without it, but one draw differs from another. 0 (the default) takes
+    /// every gap at its value (`docs/dynamics.md`, *Touching gaps*).
     pub touching_gap: f32,
     /// Upper bound on the correction speed in m/s.
     pub max_correction_velocity: f32,

@@ -78,6 +78,9 @@ pub fn settings_on(s: &SceneSettings, base: Settings) -> Settings {
     if let Some(d) = s.reuse_rows_within {
         out.reuse_rows_within = d;
     }
+    if let Some(g) = s.touching_gap {
+        out.touching_gap = g;
+    }
     out
 }
 

@@ -377,16 +377,18 @@ pub fn resolve(mut scene: Scene, src: Option<&str>, file: &str) -> Result<Scene,
             return Err(r.error(what, "", format!("settings.{what}"), "must be ≥ 1".into()));
         }
     }
-    if let Some(d) = s
-        .reuse_rows_within
-        .filter(|d| !(d.is_finite() && *d >= 0.0))
-    {
-        return Err(r.error(
-            "reuse_rows_within",
-            "",
-            "settings.reuse_rows_within".into(),
-            format!("must be ≥ 0 m, got {d}"),
-        ));
+    for (d, what) in [
+        (s.reuse_rows_within, "reuse_rows_within"),
+        (s.touching_gap, "touching_gap"),
+    ] {
+        if let Some(d) = d.filter(|d| !(d.is_finite() && *d >= 0.0)) {
+            return Err(r.error(
+                what,
+                "",
+                format!("settings.{what}"),
+                format!("must be ≥ 0 m, got {d}"),
+            ));
+        }
     }
     if !s.gravity.is_finite() {
         return Err(r.error(

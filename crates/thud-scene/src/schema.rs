@@ -130,6 +130,10 @@ pub struct SceneSettings {
     /// the engine's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reuse_rows_within: Option<f32>,
+    /// A resting contact's gap (m) that counts as touching, where its manifold lies
+    /// flat (`Settings::touching_gap`); the engine's default (0) when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub touching_gap: Option<f32>,
     /// Gravity, m/s².
     #[serde(default = "default_gravity")]
     pub gravity: Vec3,
@@ -158,6 +162,7 @@ impl Default for SceneSettings {
             friction_stride: None,
             solve_substeps: None,
             reuse_rows_within: None,
+            touching_gap: None,
             gravity: default_gravity(),
             sleeping: true,
         }

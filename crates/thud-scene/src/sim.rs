@@ -50,6 +50,8 @@ pub struct RunOptions {
     pub friction_stride: Option<u32>,
     /// Rows kept across steps within this distance (`Settings::reuse_rows_within`).
     pub reuse_rows_within: Option<f32>,
+    /// A resting contact's gap that counts as touching (`Settings::touching_gap`).
+    pub touching_gap: Option<f32>,
     /// Solve substeps per step.
     pub solve_substeps: Option<u32>,
     /// Sleeping on or off.
@@ -120,14 +122,27 @@ impl Simulation {
         if let Some(k) = options.friction_stride {
             scene.settings.friction_stride = Some(k.max(1));
         }
-        if let Some(d) = options.reuse_rows_within {
-            if !(d.is_finite() && d >= 0.0) {
-                return Err(SceneError::Engine {
-                    body: None,
-                    message: format!("reuse_rows_within must be ≥ 0 m, got {d}"),
-                });
+        for (d, what, into) in [
+            (
+                options.reuse_rows_within,
+                "reuse_rows_within",
+                &mut scene.settings.reuse_rows_within,
+            ),
+            (
+                options.touching_gap,
+                "touching_gap",
+                &mut scene.settings.touching_gap,
+            ),
+        ] {
+            if let Some(d) = d {
+                if !(d.is_finite() && d >= 0.0) {
+                    return Err(SceneError::Engine {
+                        body: None,
+                        message: format!("{what} must be ≥ 0 m, got {d}"),
+                    });
+                }
+                *into = Some(d);
             }
-            scene.settings.reuse_rows_within = Some(d);
         }
         if let Some(n) = options.solve_substeps {
             scene.settings.solve_substeps = Some(n.max(1));

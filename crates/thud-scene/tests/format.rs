@@ -139,6 +139,8 @@ fn bad_numbers_and_names() {
     assert!(
         err("(settings: (reuse_rows_within: Some(-0.001)))").contains("settings.reuse_rows_within")
     );
+    assert!(err("(settings: (touching_gap: Some(-1e-5)))").contains("settings.touching_gap"));
+    assert!(err("(settings: (touching_gap: Some(inf)))").contains("settings.touching_gap"));
     assert!(err("(bodies: [(shape: Halfspace(normal: (0.0, 1.0, 0.0)))])").contains("Static"));
     assert!(
         err("(bodies: [(shape: Sphere(radius: 1.0), kind: Floppy)])").contains("unknown variant")
@@ -175,18 +177,21 @@ fn missing_file_is_an_io_error() {
 #[test]
 fn scene_settings_reach_the_world_settings() {
     let scene = load_str(
-        "(settings: (friction_stride: Some(1), reuse_rows_within: Some(0.0)))",
+        "(settings: (friction_stride: Some(1), reuse_rows_within: Some(0.0), touching_gap: Some(1e-5)))",
         "s.ron",
     )
     .unwrap();
     let s = thud_scene::instantiate::settings_of(&scene.settings);
-    assert_eq!((s.friction_stride, s.reuse_rows_within), (1, 0.0));
+    assert_eq!(
+        (s.friction_stride, s.reuse_rows_within, s.touching_gap),
+        (1, 0.0, 1e-5)
+    );
     // Absent, the engine's defaults.
     let plain = load_str("()", "p.ron").unwrap();
     let d = thud_dynamics::Settings::default();
     let s = thud_scene::instantiate::settings_of(&plain.settings);
     assert_eq!(
-        (s.friction_stride, s.reuse_rows_within),
-        (d.friction_stride, d.reuse_rows_within)
+        (s.friction_stride, s.reuse_rows_within, s.touching_gap),
+        (d.friction_stride, d.reuse_rows_within, d.touching_gap)
     );
 }

@@ -165,3 +165,26 @@ fn resting_scene_reports_drift_and_sag_and_json_has_exactly_the_keys() {
         assert!(stages.contains_key(st.name()), "{}", st.name());
     }
 }
+
+#[test]
+fn run_options_reach_the_world_settings_and_bad_ones_are_errors() {
+    let scene = || thud_scene::standard("tower_20").unwrap();
+    let opts = RunOptions {
+        touching_gap: Some(1e-5),
+        reuse_rows_within: Some(0.0),
+        ..RunOptions::default()
+    };
+    let sim = Simulation::new(scene(), &opts).unwrap();
+    let s = sim.world().settings();
+    assert_eq!((s.touching_gap, s.reuse_rows_within), (1e-5, 0.0));
+    for bad in [-1e-5, f32::NAN, f32::INFINITY] {
+        let opts = RunOptions {
+            touching_gap: Some(bad),
+            ..RunOptions::default()
+        };
+        let Err(e) = Simulation::new(scene(), &opts) else {
+            panic!("touching_gap {bad} taken");
+        };
+        assert!(e.to_string().contains("touching_gap"), "{e}");
+    }
+}
