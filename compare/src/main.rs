@@ -16,6 +16,7 @@
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_20 --rock 0.02 --seconds 30
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pile_1000 --friction 0.45
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes all --touching-gap 1e-5
+//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pile_1000 --draws 24
 //! ```
 //!
 //! Within a run the two engines take turns every 20 steps (`--block`): the project's
@@ -32,6 +33,7 @@
 //! in turns, and prints the speed-up and whether both end in the same bits
 //! ([`scaling`]).
 
+mod draws;
 mod engine;
 mod error;
 mod heap;
@@ -118,6 +120,14 @@ struct Args {
     /// (`docs/dynamics.md`, *Touching gaps*). Rapier has no such setting.
     #[arg(long, value_name = "METRES")]
     touching_gap: Option<f32>,
+    /// Instead of the comparison: each scene run this many times in both engines, every
+    /// body's friction the k-th of as many coefficients evenly spaced from 0.40 to 0.86,
+    /// and the quality figures over the draws side by side (medians, p75, largest, a
+    /// rank-sum test of the regained energy) and draw by draw. A settling heap is
+    /// chaotic: one run is one draw (`--draws 24` gives the draws of
+    /// `docs/dynamics.md`, *Touching gaps*).
+    #[arg(long, value_name = "N")]
+    draws: Option<usize>,
 }
 
 /// Every body of `scene` with friction `mu` and no named material (`--friction`).
@@ -336,6 +346,16 @@ fn run(args: &Args) -> Result<(), CompareError> {
             scene.settings.touching_gap = Some(gap);
         }
     }
+    if let Some(n) = args.draws {
+        if args.scaling.is_some() || args.friction.is_some() || args.json.is_some() {
+            return Err(CompareError::Usage(
+                "--draws sets every body's friction and prints its own tables: --scaling, \
+                 --friction and --json do not apply"
+                    .into(),
+            ));
+        }
+        return draws_run(args, &chosen, n);
+    }
     if let Some(threads) = args.scaling {
         if args.matched || args.json.is_some() || args.per_second {
             return Err(CompareError::Usage(
@@ -473,6 +493,45 @@ fn scaling_run(args: &Args, chosen: &[Scene], threads: usize) -> Result<(), Comp
         args.block, args.repeat
     );
     println!("{}", scaling::markdown(&rows, &heading));
+    Ok(())
+}
+
+/// `--draws`: each scene's draws in both engines (one run each, in turns of `--block`
+/// steps), as two tables.
+fn draws_run(args: &Args, chosen: &[Scene], n: usize) -> Result<(), CompareError> {
+    let defaults = thud_dynamics::Settings::default();
+    let budget = |scene: &Scene| {
+        if args.matched {
+            Budget::Matched {
+                substeps: scene
+                    .settings
+                    .solve_substeps
+                    .unwrap_or(defaults.solve_substeps) as usize,
+                sweeps: scene.settings.iterations.unwrap_or(defaults.iterations) as usize,
+            }
+        } else {
+            Budget::Default
+        }
+    };
+    let mut rows = Vec::with_capacity(chosen.len());
+    for scene in chosen {
+        let steps = steps_of(scene, args.seconds)?;
+        rows.push(draws::measure(scene, n, set_friction, |drawn| {
+            measured_pair(drawn, budget(drawn), steps, args.block)
+        })?);
+    }
+    let gap = args
+        .touching_gap
+        .map_or(String::new(), |g| format!(", touching_gap {g}"));
+    let heading = format!(
+        "thud (Settings::without_sleeping(){gap}) vs Rapier (IntegrationParameters::default(){}); \
+         sleeping off; {n} draws a scene, every body's friction from {:.2} to {:.2}; one run \
+         of each engine a draw",
+        if args.matched { ", matched budget" } else { "" },
+        draws::FRICTIONS.0,
+        draws::FRICTIONS.1,
+    );
+    println!("{}", draws::markdown(&rows, &heading));
     Ok(())
 }
 
