@@ -247,6 +247,22 @@ fn measured_pair(
     Ok((t, r))
 }
 
+/// Rapier's solve budget on `scene`: its defaults, or with `matched` thud's (the
+/// scene's solve substeps and sweeps, or thud's defaults where it gives none).
+fn budget_of(scene: &Scene, matched: bool) -> Budget {
+    if !matched {
+        return Budget::Default;
+    }
+    let defaults = thud_dynamics::Settings::default();
+    Budget::Matched {
+        substeps: scene
+            .settings
+            .solve_substeps
+            .unwrap_or(defaults.solve_substeps) as usize,
+        sweeps: scene.settings.iterations.unwrap_or(defaults.iterations) as usize,
+    }
+}
+
 /// The scenes named by `--scenes`.
 fn scenes(list: &str) -> Result<Vec<Scene>, CompareError> {
     let names: Vec<&str> = if list.trim() == "all" {
@@ -370,14 +386,7 @@ fn run(args: &Args) -> Result<(), CompareError> {
     let mut rows = Vec::with_capacity(chosen.len());
     for scene in &chosen {
         let steps = steps_of(scene, args.seconds)?;
-        let budget = if args.matched {
-            Budget::Matched {
-                substeps: scene.settings.solve_substeps.unwrap_or(thud_substeps) as usize,
-                sweeps: scene.settings.iterations.unwrap_or(thud_iterations) as usize,
-            }
-        } else {
-            Budget::Default
-        };
+        let budget = budget_of(scene, args.matched);
         let (mut thud, mut rapier) = (Vec::new(), Vec::new());
         for _ in 0..args.repeat {
             let (t, r) = measured_pair(scene, budget, steps, args.block)?;
@@ -499,25 +508,11 @@ fn scaling_run(args: &Args, chosen: &[Scene], threads: usize) -> Result<(), Comp
 /// `--draws`: each scene's draws in both engines (one run each, in turns of `--block`
 /// steps), as two tables.
 fn draws_run(args: &Args, chosen: &[Scene], n: usize) -> Result<(), CompareError> {
-    let defaults = thud_dynamics::Settings::default();
-    let budget = |scene: &Scene| {
-        if args.matched {
-            Budget::Matched {
-                substeps: scene
-                    .settings
-                    .solve_substeps
-                    .unwrap_or(defaults.solve_substeps) as usize,
-                sweeps: scene.settings.iterations.unwrap_or(defaults.iterations) as usize,
-            }
-        } else {
-            Budget::Default
-        }
-    };
     let mut rows = Vec::with_capacity(chosen.len());
     for scene in chosen {
         let steps = steps_of(scene, args.seconds)?;
         rows.push(draws::measure(scene, n, set_friction, |drawn| {
-            measured_pair(drawn, budget(drawn), steps, args.block)
+            measured_pair(drawn, budget_of(drawn, args.matched), steps, args.block)
         })?);
     }
     let gap = args

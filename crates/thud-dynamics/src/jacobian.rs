@@ -161,7 +161,8 @@ impl ContactInput {
 }
 
 /// What a manifold's points share: the solver bodies, the normal, the combined
-/// friction and restitution, the spread of its points' separations (32 bytes, once a manifold).
+/// friction and restitution, and the spread of its points' separations (32 bytes, once
+/// a manifold).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ManifoldInput {
     pub a: u32,
@@ -612,7 +613,8 @@ mod tests {
             warm,
         };
         // What the normal row asks beyond `J̃ₙ·Vnc`: nothing where the gap holds the
-        // point, its whole gap closed in the step where it does not.
+        // point, its whole gap closed in the step where it does not (`closing`, made
+        // with the build's operations in its order, so the same bits).
         let asked = |c: &ContactRows| c.rows[0].b - c.b_vel;
         let closing = |c: &ContactRows| c.b_vel + 1e-3 * s.inv_dt * c.rows[0].inv_d - c.b_vel;
         for (spread, warm, held) in [
