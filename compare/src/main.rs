@@ -363,10 +363,15 @@ fn run(args: &Args) -> Result<(), CompareError> {
         }
     }
     if let Some(n) = args.draws {
-        if args.scaling.is_some() || args.friction.is_some() || args.json.is_some() {
+        if args.scaling.is_some()
+            || args.friction.is_some()
+            || args.json.is_some()
+            || args.per_second
+            || args.repeat > 1
+        {
             return Err(CompareError::Usage(
-                "--draws sets every body's friction and prints its own tables: --scaling, \
-                 --friction and --json do not apply"
+                "--draws sets every body's friction, runs each draw once and prints its own \
+                 tables: --scaling, --friction, --json, --per-second and --repeat do not apply"
                     .into(),
             ));
         }
