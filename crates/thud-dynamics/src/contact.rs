@@ -93,9 +93,13 @@ impl Taken {
 }
 
 /// How far apart a manifold's points' separations lie (`ManifoldInput::spread`; 0 for
-/// none).
+/// none), where the store takes the spreads (`take`, [`ContactStore::spreads`]; 0
+/// otherwise).
 #[inline]
-fn spread(points: &[ContactPoint]) -> f32 {
+fn spread(points: &[ContactPoint], take: bool) -> f32 {
+    if !take {
+        return 0.0;
+    }
     let seps = points.iter().map(|p| p.separation);
     let (low, high) = seps.fold((f32::MAX, f32::MIN), |(l, h), x| (l.min(x), h.max(x)));
     if low <= high { high - low } else { 0.0 }
@@ -103,15 +107,15 @@ fn spread(points: &[ContactPoint]) -> f32 {
 
 /// [`ContactStore::regather`] of a run of manifolds (`inputs` holds their points, the
 /// first at store point `offset`): each one's normal and points again from the
-/// narrowphase's list; what it saw of the points, or `None` where a manifold's point
-/// count changed (then the store gathers anew).
+/// narrowphase's list (and its spread, with `spreads`); what it saw of the points, or
+/// `None` where a manifold's point count changed (then the store gathers anew).
 fn regather_run(
     manifolds: &[PairManifold],
     inputs_of: &mut [ManifoldInput],
     points_of: &[(u32, u32)],
     source: &[u32],
     inputs: &mut [PointInput],
-    offset: usize,
+    (offset, spreads): (usize, bool),
 ) -> Option<Taken> {
     let (mut warm_started, mut deepest) = (0, 0.0f32);
     for ((m, &(first, count)), &src) in inputs_of.iter_mut().zip(points_of).zip(source) {
@@ -123,7 +127,7 @@ fn regather_run(
             return None;
         }
         m.normal = pm.manifold.normal;
-        m.spread = spread(points);
+        m.spread = spread(points, spreads);
         let users = pm.manifold.points.users();
         for ((p, cp), &user) in ours.iter_mut().zip(points).zip(users) {
             p.point = cp.point;
@@ -163,6 +167,8 @@ pub(crate) struct Tap<'a> {
     /// Every manifold came with as many points as before, and every part absorbed took
     /// all of its own (else the store gathers anew).
     whole: bool,
+    /// Whether it takes the manifolds' spreads ([`ContactStore::spreads`]).
+    spreads: bool,
 }
 
 impl Tap<'_> {
@@ -200,7 +206,7 @@ impl ManifoldTap for Tap<'_> {
             return;
         }
         input.normal = m.normal;
-        input.spread = spread(points);
+        input.spread = spread(points, self.spreads);
         for ((p, cp), &user) in ours.iter_mut().zip(points).zip(m.points.users()) {
             p.point = cp.point;
             p.separation = cp.separation;
@@ -242,6 +248,7 @@ impl ManifoldTap for Tap<'_> {
             next: 0,
             taken: Taken::default(),
             whole: true,
+            spreads: self.spreads,
         }
     }
 
@@ -280,6 +287,10 @@ pub(crate) struct ContactStore {
     /// streams it; `pyramid_40`'s BuildJacobians stage about 6 % shorter).
     pub inputs: Vec<PointInput>,
     pub manifold_inputs: Vec<ManifoldInput>,
+    /// Whether the gather, the regather and the tap take each manifold's spread
+    /// (`ManifoldInput::spread`, else 0): only where there is a touching gap, the one
+    /// thing that reads it (`World` sets it each step).
+    pub spreads: bool,
     pub points: Vec<ContactRows>,
     pub split_b: Vec<f32>,
     pub split_lambda: Vec<f32>,
@@ -442,7 +453,7 @@ impl ContactStore {
                 normal: pm.manifold.normal,
                 friction,
                 restitution,
-                spread: spread(points),
+                spread: spread(points, self.spreads),
             });
             let users = pm.manifold.points.users();
             inputs.extend(points.iter().zip(users).map(|(cp, &warm)| PointInput {
@@ -483,6 +494,7 @@ impl ContactStore {
             next: 0,
             taken: Taken::default(),
             whole: true,
+            spreads: self.spreads,
         }
     }
 
@@ -519,18 +531,19 @@ impl ContactStore {
             .manifold_points
             .get(half)
             .map_or(n, |&(first, _)| (first as usize).min(n));
+        let spreads = self.spreads;
         let (ma, mb) = self.manifold_inputs.split_at_mut(half);
         let (ia, ib) = self.inputs.split_at_mut(at);
         let (pa, pb) = self.manifold_points.split_at(half);
         let (sa, sb) = self.manifold_source.split_at(half);
         let (a, b) = if !pb.is_empty() {
             rayon::join(
-                || flushed(|| regather_run(manifolds, ma, pa, sa, ia, 0)),
-                || flushed(|| regather_run(manifolds, mb, pb, sb, ib, at)),
+                || flushed(|| regather_run(manifolds, ma, pa, sa, ia, (0, spreads))),
+                || flushed(|| regather_run(manifolds, mb, pb, sb, ib, (at, spreads))),
             )
         } else {
             (
-                regather_run(manifolds, ma, pa, sa, ia, 0),
+                regather_run(manifolds, ma, pa, sa, ia, (0, spreads)),
                 Some(Taken::default()),
             )
         };
@@ -928,7 +941,10 @@ mod tests {
         }
     }
 
+    /// `manifolds` gathered into `store`, which takes their spreads (as where there is
+    /// a touching gap).
     fn gathered(store: &mut ContactStore, manifolds: &[PairManifold]) {
+        store.spreads = true;
         let mut bodies = SolverBodies::default();
         bodies.reset();
         for slot in 1..3 {

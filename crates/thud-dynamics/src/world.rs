@@ -1094,6 +1094,10 @@ impl World {
 
     fn narrow_phase(&mut self) {
         self.narrow.set_parallel(self.pool_now());
+        // The manifolds' spreads, which only a touching gap reads, are taken with their
+        // points (by the tap below, or the step's gather or regather) only where there
+        // is one.
+        self.contacts.spreads = self.settings.touching_gap > 0.0;
         // Where the contact store holds the narrowphase's list as it stands, it takes
         // the points as the update leaves each manifold (`contact::Tap`), instead of
         // reading them all back for its regather.
@@ -3068,6 +3072,45 @@ mod tests {
             }
         }
         handles
+    }
+
+    /// Only a touching gap reads a manifold's spread, so the store takes it with the
+    /// points only where there is a gap: a cube tilted on the ground, its far edge 1 cm
+    /// up (within the margin), has a spread of about that on the gather's step and the
+    /// steps that take its points again, and none without a gap.
+    #[test]
+    fn the_store_takes_the_spreads_only_where_there_is_a_touching_gap() {
+        for gap in [0.0, 1e-5] {
+            let mut w = World::new(Settings {
+                touching_gap: gap,
+                ..Settings::without_sleeping()
+            });
+            ground_and_pyramid(&mut w, 0, 1.0, 0.0);
+            let tilt = 0.01f32;
+            let at = glam::Vec3::new(0.0, 0.5 * tilt.cos() + 0.5 * tilt.sin(), 0.0);
+            w.add_body(
+                BodyBuilder::dynamic()
+                    .position(at)
+                    .rotation(glam::Quat::from_rotation_z(tilt))
+                    .collider(Collider::cuboid(glam::Vec3::splat(0.5))),
+            )
+            .unwrap();
+            for step in 0..3 {
+                w.step().unwrap();
+                let spreads: Vec<f32> = w
+                    .contacts
+                    .manifold_inputs
+                    .iter()
+                    .map(|m| m.spread)
+                    .collect();
+                assert_eq!(spreads.len(), 1, "step {step}");
+                if gap > 0.0 {
+                    assert!(spreads[0] > 5e-3, "step {step}: {spreads:?}");
+                } else {
+                    assert_eq!(spreads, [0.0], "step {step}");
+                }
+            }
+        }
     }
 
     /// A dynamic unit cube at `p`.
