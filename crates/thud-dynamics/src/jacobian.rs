@@ -171,8 +171,8 @@ pub(crate) struct ManifoldInput {
     pub friction: f32,
     pub restitution: f32,
     /// How far apart its points' separations lie (the shallowest's less the deepest's,
-    /// m, as the narrowphase gave them this step): within the slop it lies flat
-    /// ([`flat_gap`]).
+    /// m, as the narrowphase gave them this step; 0 where the world has no touching
+    /// gap, `ContactStore::spreads`): within the slop it lies flat ([`lies_flat`]).
     pub spread: f32,
 }
 
@@ -394,7 +394,19 @@ pub(crate) fn open_gap(sep: f32, gap: f32) -> f32 {
 /// gaps*.)
 #[inline(always)]
 pub(crate) fn flat_gap(spread: f32, s: &BuildParams) -> f32 {
-    if spread <= s.slop { s.gap } else { 0.0 }
+    if lies_flat(spread, s.slop) {
+        s.gap
+    } else {
+        0.0
+    }
+}
+
+/// Whether a manifold of this [`ManifoldInput::spread`] lies flat: its points'
+/// separations within `slop` of each other (the one rule [`flat_gap`], the lanes'
+/// flat bits and the kept rows' look all read).
+#[inline(always)]
+pub(crate) fn lies_flat(spread: f32, slop: f32) -> bool {
+    spread <= slop
 }
 
 /// The gap below which a point counts as touching:

@@ -423,7 +423,7 @@ impl RowReuse {
 /// counts as flat).
 #[inline(always)]
 fn flat(m: &ManifoldInput, slop: Option<f32>) -> bool {
-    slop.is_some_and(|slop| m.spread <= slop)
+    slop.is_some_and(|slop| crate::jacobian::lies_flat(m.spread, slop))
 }
 
 /// A point's lever arms on two bodies with these centres of mass.

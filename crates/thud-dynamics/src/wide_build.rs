@@ -31,7 +31,7 @@ use rayon::join;
 
 use crate::contact::{ContactStore, parallel_points};
 use crate::integrate::is_isotropic;
-use crate::jacobian::{BuildParams, ManifoldInput, PointInput};
+use crate::jacobian::{BuildParams, ManifoldInput, PointInput, lies_flat};
 use crate::lanes::{M3, V3, clamp};
 use crate::solver_body::SolverBodies;
 use crate::wide::{self, Group, WideRow, WideSide, WideSlot, WideT, WideVel, gather};
@@ -234,7 +234,7 @@ pub(crate) fn prepare_group(
                 .map(|p| &inputs.manifolds[p.manifold as usize]);
             n.set(l, m.map_or(Vec3::Y, |m| m.normal));
             friction[l] = m.map_or(0.0, |m| m.friction);
-            flat |= u8::from(m.is_some_and(|m| m.spread <= s.slop)) << l;
+            flat |= u8::from(m.is_some_and(|m| lies_flat(m.spread, s.slop))) << l;
         }
         g.set_friction(friction);
         g.set_flat(flat);
