@@ -11,10 +11,13 @@
 //!
 //! ```text
 //!   task (s, u)          sweep s, unit u (serial order: s·U + u)
-//!   dep(u, X)            previous unit on body X in the same sweep  → done ≥ s + 1
-//!                        none: the last unit on X in the sweep before → done ≥ s
-//!   done[slot]           sweeps finished by the unit in that slot (stored with
-//!                        Release after its scatter, read with Acquire by its waiters)
+//!   dep(u, X)            previous unit on body X in the same sweep  → done(v) ≥ s + 1
+//!                        none: the last unit v on X in the sweep before → done(v) ≥ s
+//!   done(v)              sweeps finished by unit v: v's part runs its units in sweep
+//!                        order, so done(v) ≥ n once the part's count of tasks run
+//!                        reaches (n − 1)·len + i + 1 (v its i-th unit of len); the
+//!                        count is stored with Release after each task's scatter and
+//!                        read with Acquire by the waiters
 //! ```
 //!
 //! The waits form chains along each body, so task `(s, u)` also runs after `(s − 1, u)`
@@ -37,8 +40,10 @@
 //! where region 1's first units wait for the seam of the sweep before, and the seam
 //! for region 1's first units: once a sweep. Other sweeps (from [`MIN_SWEEPS`] sweeps
 //! a solve) are cut into one part per pool thread (at most one per core, [`cores`]) by
-//! body index, balanced by wide points; a part keeps its units in sweep order and its
-//! progress counters in its own run of slots, so a thread writes its own cache lines.
+//! body index, balanced by wide points; a part keeps its units in sweep order and one
+//! count of the tasks it has run, on a cache line of its own, so a thread writes its
+//! own line, and a waiter that read a count high enough for a dependency needs no
+//! further read for the dependencies below it.
 //! A thread claims a part and runs, of the parts it owns, always the task that comes
 //! first in the serial order. The first sweep's task of each unit also refreshes its
 //! rows (`wide::Refresh`), so the rows stay in the cache of the core that sweeps them.
@@ -46,9 +51,10 @@
 //! the waiting thread claims it too. That keeps the sweep free of dead-locks on any
 //! pool: the earliest unfinished task has all its dependencies done, and its part is
 //! either owned — then its owner runs it next — or unclaimed, and then claimed by the
-//! first thread that waits on it or runs out of work. Waits across parts cost a
-//! cache-line hand-over each; when there are more than one per two units (a pile whose
-//! bodies have mixed) the step keeps the serial sweep.
+//! first thread that waits on it or runs out of work. A wait across the parts that
+//! its last read does not settle costs a cache-line hand-over; when there are more
+//! than one such dependency per two units (a pile whose bodies have mixed) the step
+//! keeps the serial sweep.
 //!
 //! **Blocks.** A cut sweep in the block order (`wide.rs`, *The block order*; from
 //! `color::BLOCK_MIN` manifolds) has its seam last: part 0 is region 0 then the seam,
@@ -393,8 +399,6 @@ pub(crate) struct Schedule {
     part_start: Vec<u32>,
     /// Part of each slot (position in `parts`).
     part_of: Vec<u32>,
-    /// Sweeps done, per slot.
-    done: Vec<AtomicU32>,
     claimed: Vec<AtomicBool>,
     /// Scratch of `build`: last and previous group per body (then `last` holds the slot
     /// of each group, `prev` the fill position of each part), work per body (then the
@@ -409,8 +413,13 @@ pub(crate) struct Schedule {
     backoff: u32,
     /// The last solve was allowed on the threads.
     tried: bool,
-    /// Tasks run per part (written by the part's thread only, each on its own cache
-    /// line): a wait that sees its part's count stand for [`STALL`] marks a stall.
+    /// Tasks run per part in this run (written by the part's thread only, each on its
+    /// own cache line): what a wait on one of the part's units reads (`run`), and a
+    /// wait that sees it stand for [`STALL`] marks a stall. A thread keeps the counts
+    /// it last read, so a dependency its part has long passed costs no read of the
+    /// other core's line: a unit's own `done` counter, one a unit, cost such a read at
+    /// each of its waiters' looks (39 a sweep on `pyramid_40`'s cut, 127 on
+    /// `pyramid3d_10`'s).
     progress: Vec<Padded>,
     /// The block order (`wide::seam_last`; empty without it): each part's units before
     /// the seam's (a prefix of the part), and the wavefront's `reach` of each tile of
@@ -437,7 +446,6 @@ impl Clone for Schedule {
             parts: self.parts.clone(),
             part_start: self.part_start.clone(),
             part_of: self.part_of.clone(),
-            done: self.done.iter().map(|_| AtomicU32::new(0)).collect(),
             claimed: self
                 .claimed
                 .iter()
@@ -615,8 +623,6 @@ impl Schedule {
         }
         self.start[units.len()] = kept as u32;
         self.deps.truncate(kept);
-        self.done.truncate(units.len());
-        self.done.resize_with(units.len(), || AtomicU32::new(0));
         self.claimed.truncate(parts);
         self.claimed.resize_with(parts, || AtomicBool::new(false));
         self.progress.truncate(parts);
@@ -725,8 +731,8 @@ impl Schedule {
     /// Run `task(s, u)` for `sweeps` sweeps `s` over every unit `u` on the threads of
     /// the current rayon pool, each task after its dependencies (see the module docs).
     fn run(&mut self, sweeps: u32, task: impl Fn(u32, usize) + Sync) {
-        for d in &mut self.done {
-            *d.get_mut() = 0;
+        for p in &mut self.progress {
+            *p.0.get_mut() = 0;
         }
         for c in &mut self.claimed {
             *c.get_mut() = false;
@@ -757,6 +763,9 @@ impl Schedule {
         };
         let worker = || {
             let mut owned: SmallVec<[Cursor; 8]> = SmallVec::new();
+            // Each part's count of tasks run, as this thread last read it: counts only
+            // grow, so a dependency below it needs no look at the other core's line.
+            let mut known: SmallVec<[u32; 8]> = SmallVec::from_elem(0, this.claimed.len());
             loop {
                 // The owned part whose next task comes first in the serial order.
                 let next = if owned.len() == 1 {
@@ -783,14 +792,28 @@ impl Schedule {
                     } else {
                         (d, s + 1)
                     };
-                    let flag = &this.done[p as usize];
+                    if need == 0 {
+                        continue;
+                    }
+                    // The unit in slot `p` has run `need` sweeps once its part has run
+                    // `need − 1` whole sweeps and the part's units up to it once more.
+                    let k = this.part_of[p as usize] as usize;
+                    let (from, to) = (this.part_start[k], this.part_start[k + 1]);
+                    let target = (need - 1) * (to - from) + (p - from) + 1;
+                    if known[k] >= target {
+                        continue;
+                    }
+                    let tasks = &this.progress[k].0;
                     let mut spins = 0u32;
                     let mut since = None;
                     let mut watch = StallWatch::default();
-                    while flag.load(Ordering::Acquire) < need {
+                    loop {
+                        known[k] = tasks.load(Ordering::Acquire);
+                        if known[k] >= target {
+                            break;
+                        }
                         // A part nobody has taken yet: give its thread a moment to wake
                         // up, then take it and go on with whichever task comes first.
-                        let k = this.part_of[p as usize] as usize;
                         if !this.claimed[k].load(Ordering::Relaxed)
                             && since.get_or_insert_with(Instant::now).elapsed() >= wake_up
                             && claim(k)
@@ -803,7 +826,7 @@ impl Schedule {
                             spins += 1;
                         } else {
                             // The part waited on stands still: its thread lost its core.
-                            watch.see(this.progress[k].0.load(Ordering::Relaxed), &this.stalled);
+                            watch.see(known[k], &this.stalled);
                             std::thread::yield_now();
                         }
                     }
@@ -813,13 +836,9 @@ impl Schedule {
                     continue;
                 }
                 task(s, g);
-                let slot = this.part_start[c.part as usize] + c.k;
-                this.done[slot as usize].store(s + 1, Ordering::Release);
+                // (Its part's count, after the task's writes: what a wait reads.)
                 let tasks = &this.progress[c.part as usize].0;
-                tasks.store(
-                    tasks.load(Ordering::Relaxed).wrapping_add(1),
-                    Ordering::Relaxed,
-                );
+                tasks.store(tasks.load(Ordering::Relaxed) + 1, Ordering::Release);
                 c.k += 1;
                 if c.k as usize == part(c.part).len() {
                     c.k = 0;
@@ -1849,6 +1868,93 @@ pub(crate) mod tests {
             run(false, 3),
             "three sweeps: the seam's come last"
         );
+    }
+
+    /// The waits hold the serial order on every body: a task that shares a movable body
+    /// with an earlier one of the serial order starts only after that one has ended,
+    /// however late the other part's thread runs (here each of part 1's tasks takes a
+    /// while, so part 0 catches up with it and waits). Fails with a wait that lets a
+    /// unit go one task early, or a count stored before its task's end.
+    #[test]
+    fn a_unit_waits_for_every_earlier_unit_on_its_bodies() {
+        use std::sync::atomic::{AtomicU32, AtomicUsize};
+        use std::time::{Duration, Instant};
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("pool");
+        pool.install(|| {
+            let (bodies, store) = stacks(8, 40);
+            let mut wide = WideContacts::default();
+            let params = BuildParams::for_tests(1.0 / 60.0);
+            wide.pack(
+                &store,
+                &bodies,
+                SweepOrder::Sequential,
+                super::MIN_SWEEPS,
+                &params,
+                None,
+            );
+            let n = bodies.dv.len();
+            let (units, groups, schedule) = wide.schedule_parts();
+            assert_eq!(schedule.parts(), 2, "the stacks' sweeps are split in two");
+            let mut part_of_unit = vec![0; units.len()];
+            for (slot, &g) in schedule.parts.iter().enumerate() {
+                part_of_unit[g as usize] = schedule.part_of[slot];
+            }
+            let bodies_of = |u: usize| {
+                units[u]
+                    .iter()
+                    .filter_map(|&g| groups.get(g as usize))
+                    .flat_map(|g| g.movable_bodies())
+                    .collect::<Vec<_>>()
+            };
+            let sweeps = 3u32;
+            let tasks = sweeps as usize * units.len();
+            let mut both = 0;
+            for _ in 0..8 {
+                let clock = AtomicU32::new(0);
+                // Each task's start and end on the clock, and the pool thread that ran it.
+                let stamps: Vec<[AtomicU32; 2]> = (0..tasks)
+                    .map(|_| [AtomicU32::new(0), AtomicU32::new(0)])
+                    .collect();
+                let ran_on: Vec<AtomicUsize> = (0..tasks).map(|_| AtomicUsize::new(0)).collect();
+                schedule.run(sweeps, |s, u| {
+                    let task = s as usize * units.len() + u;
+                    stamps[task][0].store(clock.fetch_add(1, Ordering::SeqCst), Ordering::SeqCst);
+                    ran_on[task].store(
+                        rayon::current_thread_index().unwrap_or(usize::MAX),
+                        Ordering::Relaxed,
+                    );
+                    if part_of_unit[u] == 1 {
+                        let t = Instant::now();
+                        while t.elapsed() < Duration::from_micros(20) {
+                            std::hint::spin_loop();
+                        }
+                    }
+                    stamps[task][1].store(clock.fetch_add(1, Ordering::SeqCst), Ordering::SeqCst);
+                });
+                let first = ran_on[0].load(Ordering::Relaxed);
+                both += usize::from(ran_on.iter().any(|t| t.load(Ordering::Relaxed) != first));
+                // Each body's tasks, in the serial order, one after another.
+                let mut last: Vec<Option<usize>> = vec![None; n];
+                for task in 0..tasks {
+                    for b in bodies_of(task % units.len()) {
+                        if let Some(before) = last[b as usize] {
+                            let ended = stamps[before][1].load(Ordering::SeqCst);
+                            let started = stamps[task][0].load(Ordering::SeqCst);
+                            assert!(
+                                ended < started,
+                                "body {b}: task {task} started at {started}, before task \
+                                 {before} ended at {ended}"
+                            );
+                        }
+                        last[b as usize] = Some(task);
+                    }
+                }
+            }
+            assert!(both > 0, "no run had both threads sweeping");
+        });
     }
 
     #[test]

@@ -2084,6 +2084,12 @@ impl WideContacts {
         self.units.len()
     }
 
+    /// The sweep's units, their groups and their schedule (tests of the schedule's waits).
+    #[cfg(test)]
+    pub(crate) fn schedule_parts(&mut self) -> (&[[u32; 2]], &[Group], &mut Schedule) {
+        (&self.units, &self.groups, &mut self.schedule)
+    }
+
     /// Colours in use and overflow manifolds (for the step's counters).
     pub fn colors(&self) -> (usize, usize) {
         (self.color_groups.len(), self.coloring.overflow.len())
