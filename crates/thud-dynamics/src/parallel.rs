@@ -416,10 +416,8 @@ pub(crate) struct Schedule {
     /// Tasks run per part in this run (written by the part's thread only, each on its
     /// own cache line): what a wait on one of the part's units reads (`run`), and a
     /// wait that sees it stand for [`STALL`] marks a stall. A thread keeps the counts
-    /// it last read, so a dependency its part has long passed costs no read of the
-    /// other core's line: a unit's own `done` counter, one a unit, cost such a read at
-    /// each of its waiters' looks (39 a sweep on `pyramid_40`'s cut, 127 on
-    /// `pyramid3d_10`'s).
+    /// it last read, so a dependency that an earlier read settled costs no read of the
+    /// other core's line.
     progress: Vec<Padded>,
     /// The block order (`wide::seam_last`; empty without it): each part's units before
     /// the seam's (a prefix of the part), and the wavefront's `reach` of each tile of
@@ -1698,6 +1696,20 @@ pub(crate) mod tests {
         solve_scene(threads, kernel, block, scene)
     }
 
+    /// Packs the rows in the sequential order for solves of [`super::MIN_SWEEPS`] sweeps,
+    /// which split over the pool's threads.
+    fn pack_to_split(wide: &mut WideContacts, store: &ContactStore, bodies: &SolverBodies) {
+        let params = BuildParams::for_tests(1.0 / 60.0);
+        wide.pack(
+            store,
+            bodies,
+            SweepOrder::Sequential,
+            super::MIN_SWEEPS,
+            &params,
+            None,
+        );
+    }
+
     /// [`solve_on`] for a given scene, in the block order where `block`.
     fn solve_scene(
         threads: usize,
@@ -1715,15 +1727,7 @@ pub(crate) mod tests {
             if block {
                 wide.block_min = Some(0);
             }
-            let params = BuildParams::for_tests(1.0 / 60.0);
-            wide.pack(
-                &store,
-                &bodies,
-                SweepOrder::Sequential,
-                super::MIN_SWEEPS,
-                &params,
-                None,
-            );
+            pack_to_split(&mut wide, &store, &bodies);
             assert_eq!(wide.blocks(), block, "the block order where asked");
             let parallel = wide.schedules();
             let mut joints = JointRows::default();
@@ -1886,15 +1890,7 @@ pub(crate) mod tests {
         pool.install(|| {
             let (bodies, store) = stacks(8, 40);
             let mut wide = WideContacts::default();
-            let params = BuildParams::for_tests(1.0 / 60.0);
-            wide.pack(
-                &store,
-                &bodies,
-                SweepOrder::Sequential,
-                super::MIN_SWEEPS,
-                &params,
-                None,
-            );
+            pack_to_split(&mut wide, &store, &bodies);
             let n = bodies.dv.len();
             let (units, groups, schedule) = wide.schedule_parts();
             assert_eq!(schedule.parts(), 2, "the stacks' sweeps are split in two");
