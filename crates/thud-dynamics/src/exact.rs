@@ -56,7 +56,7 @@ use thud_lcp::{BoxedLcp, Matrix, Options};
 use crate::contact::ContactStore;
 use crate::jacobian::{ContactRows, Row};
 use crate::joint::rows::{JointRow, JointRows};
-use crate::pgs;
+use crate::pgs::{self, Vel};
 use crate::settings::{Settings, SolverMode};
 use crate::solver_body::{SolverBodies, Velocity};
 
@@ -148,7 +148,7 @@ fn items_into(
 fn blocks(it: &Item) -> [(u32, [f64; 6], [f64; 6]); 2] {
     let r = &it.row;
     let (jl, ja, jb) = (r.j_lin, r.j_ang_a, r.j_ang_b);
-    let f = |l: glam::Vec3, a: glam::Vec3| [l.x, l.y, l.z, a.x, a.y, a.z].map(f64::from);
+    let f = |l: glam::Vec3A, a: glam::Vec3A| [l.x, l.y, l.z, a.x, a.y, a.z].map(f64::from);
     [
         (it.a, f(-jl, ja), f(-jl * it.ima, r.t_ang_a)),
         (it.b, f(jl, jb), f(jl * it.imb, r.t_ang_b)),
@@ -786,23 +786,25 @@ fn residual(
     (joints, jidx): (&[JointRow], &[u32]),
     dv: &[Velocity],
 ) -> f32 {
-    let joints = jidx.iter().map(|&r| {
-        let j = &joints[r as usize];
-        row_residual(&j.row, (j.a, j.b), (j.lo, j.hi), joint_gamma(j) as f32, dv)
-    });
-    let contacts = idx.iter().flat_map(|&p| {
-        let c = &points[p as usize];
-        let friction = friction_bounds(f64::from(c.friction), &c.rows[0]);
-        (0..3).map(move |k| {
-            let bounds = if k == 0 {
-                (0.0, f32::INFINITY)
-            } else {
-                friction
-            };
-            row_residual(&c.rows[k], (c.a, c.b), bounds, 0.0, dv)
+    let mut worst = jidx
+        .iter()
+        .map(|&r| {
+            let j = &joints[r as usize];
+            let v = (Vel::of(dv[j.a as usize]), Vel::of(dv[j.b as usize]));
+            row_residual(&j.row, v, (j.lo, j.hi), joint_gamma(j) as f32)
         })
-    });
-    joints.chain(contacts).fold(0.0, f32::max)
+        .fold(0.0, f32::max);
+    // Point by point: its bodies' `dV` loaded once for its three rows.
+    for &p in idx {
+        let c = &points[p as usize];
+        let v = (Vel::of(dv[c.a as usize]), Vel::of(dv[c.b as usize]));
+        let friction = friction_bounds(f64::from(c.friction), &c.rows[0]);
+        let [rn, r1, r2] = &c.rows;
+        worst = worst.max(row_residual(rn, v, (0.0, f32::INFINITY), 0.0));
+        worst = worst.max(row_residual(r1, v, friction, 0.0));
+        worst = worst.max(row_residual(r2, v, friction, 0.0));
+    }
+    worst
 }
 
 /// A friction row's bounds `±μλₙ` from its normal row's current λ.
@@ -813,15 +815,9 @@ fn friction_bounds(mu: f64, normal: &Row) -> (f32, f32) {
 
 /// One row's term of [`residual`]: `D·|mid(lo, λ − w/D, hi) − λ|` with
 /// `w/D = b̃ + J̃·dV + γλ/D` (`γ` the row's compliance, zero for a contact).
-fn row_residual(
-    r: &Row,
-    (a, b): (u32, u32),
-    (lo, hi): (f32, f32),
-    gamma: f32,
-    dv: &[Velocity],
-) -> f32 {
-    let (va, vb) = (dv[a as usize], dv[b as usize]);
-    let jdv = pgs::row_velocity(r, &va, &vb);
+#[inline(always)]
+fn row_residual(r: &Row, (va, vb): (Vel, Vel), (lo, hi): (f32, f32), gamma: f32) -> f32 {
+    let jdv = pgs::vel_row_velocity(r, &va, &vb);
     let w_over_d = r.b + jdv + gamma * r.lambda / r.d.max(f32::MIN_POSITIVE);
     let new = (r.lambda - w_over_d).clamp(lo, hi);
     r.d * (new - r.lambda).abs()

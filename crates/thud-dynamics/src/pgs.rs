@@ -33,7 +33,7 @@
 //! sweep solves the joint rows first, then the contacts (joints hold the structure,
 //! contacts have the last word on penetration).
 
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 use crate::jacobian::{ContactRows, Row};
 use crate::joint::rows::JointRow;
@@ -91,7 +91,19 @@ pub(crate) fn unclamped_ahead(lambda: f32, b: f32, jdv: f32, ahead: f32, omega: 
 /// already summed when it arrives.
 #[inline(always)]
 pub(crate) fn row_velocity_raw(r: &Row, va: &Velocity, vb: &Velocity) -> f32 {
+    vel_row_velocity_raw(r, &Vel::of(*va), &Vel::of(*vb))
+}
+
+/// [`row_velocity_raw`] of `dV` as a sweep carries it ([`Vel`]).
+#[inline(always)]
+fn vel_row_velocity_raw(r: &Row, va: &Vel, vb: &Vel) -> f32 {
     (r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang)) + r.j_lin.dot(vb.lin - va.lin)
+}
+
+/// [`row_velocity`] of `dV` as a sweep carries it ([`Vel`]).
+#[inline(always)]
+pub(crate) fn vel_row_velocity(r: &Row, va: &Vel, vb: &Vel) -> f32 {
+    vel_row_velocity_raw(r, va, vb) * r.inv_d
 }
 
 /// `J̃·dV = (J·dV)/D` of one row: the sum over the unscaled blocks, times `1/D` once
@@ -111,10 +123,10 @@ pub(crate) fn apply_impulse(
     va: &mut Velocity,
     vb: &mut Velocity,
 ) {
-    va.lin -= r.j_lin * (delta * ima);
-    va.ang += r.t_ang_a * delta;
-    vb.lin += r.j_lin * (delta * imb);
-    vb.ang += r.t_ang_b * delta;
+    va.lin -= Vec3::from(r.j_lin * (delta * ima));
+    va.ang += Vec3::from(r.t_ang_a * delta);
+    vb.lin += Vec3::from(r.j_lin * (delta * imb));
+    vb.ang += Vec3::from(r.t_ang_b * delta);
 }
 
 /// One joint row update (soft form; rigid rows have `mass_scale = 1`,
@@ -295,6 +307,34 @@ pub(crate) fn solve_two_manifolds(
     t.end(dv);
 }
 
+/// A body's `dV` as a sweep carries it: both halves in SIMD registers (`Vec3A`), as the
+/// rows' blocks are, so a dot product is one multiply and two additions of a register
+/// and an impulse one multiply and one addition (the same operations in the same order
+/// as on [`Velocity`]'s `Vec3`s, so the same bits).
+#[derive(Clone, Copy)]
+pub(crate) struct Vel {
+    lin: Vec3A,
+    ang: Vec3A,
+}
+
+impl Vel {
+    #[inline(always)]
+    pub(crate) fn of(v: Velocity) -> Self {
+        Self {
+            lin: v.lin.into(),
+            ang: v.ang.into(),
+        }
+    }
+
+    #[inline(always)]
+    fn velocity(self) -> Velocity {
+        Velocity {
+            lin: self.lin.into(),
+            ang: self.ang.into(),
+        }
+    }
+}
+
 /// One manifold's sweep in progress ([`solve_manifold`]): its bodies' `dV` as loaded,
 /// the angular parts as updated, and the linear velocity in the manifold's basis.
 struct Manifold {
@@ -302,9 +342,9 @@ struct Manifold {
     b: usize,
     ima: f32,
     imb: f32,
-    dir: [Vec3; 3],
-    va: Velocity,
-    vb: Velocity,
+    dir: [Vec3A; 3],
+    va: Vel,
+    vb: Vel,
     w0: [f32; 3],
     w: [f32; 3],
     m: f32,
@@ -317,7 +357,7 @@ impl Manifold {
         let (a, b) = (first.a as usize, first.b as usize);
         let (ima, imb) = (first.inv_mass_a, first.inv_mass_b);
         let dir = first.rows.each_ref().map(|r| r.j_lin);
-        let (va, vb) = (dv[a], dv[b]);
+        let (va, vb) = (Vel::of(dv[a]), Vel::of(dv[b]));
         let w0 = basis_velocity(&dir, &va, &vb);
         Self {
             a,
@@ -393,8 +433,8 @@ impl Manifold {
         let inv = if m > 0.0 { 1.0 / m } else { 0.0 };
         va.lin -= rel * (ima * inv);
         vb.lin += rel * (imb * inv);
-        dv[a] = va;
-        dv[b] = vb;
+        dv[a] = va.velocity();
+        dv[b] = vb.velocity();
     }
 }
 
@@ -421,7 +461,7 @@ pub(crate) fn friction_sweep(s: u32, n: u32, stride: u32) -> bool {
 
 /// The relative linear velocity `v_b − v_a` of two bodies in a manifold's basis `dir`.
 #[inline(always)]
-pub(crate) fn basis_velocity(dir: &[Vec3; 3], va: &Velocity, vb: &Velocity) -> [f32; 3] {
+fn basis_velocity(dir: &[Vec3A; 3], va: &Vel, vb: &Vel) -> [f32; 3] {
     let rel = vb.lin - va.lin;
     dir.map(|d| d.dot(rel))
 }
@@ -429,7 +469,7 @@ pub(crate) fn basis_velocity(dir: &[Vec3; 3], va: &Velocity, vb: &Velocity) -> [
 /// `J̃·dV` of one row whose linear term `lin` is known (`solve_manifold`): the angular
 /// terms summed first, as in [`row_velocity_raw`].
 #[inline(always)]
-fn basis_row_velocity(r: &Row, lin: f32, va: &Velocity, vb: &Velocity) -> f32 {
+fn basis_row_velocity(r: &Row, lin: f32, va: &Vel, vb: &Vel) -> f32 {
     ((r.j_ang_a.dot(va.ang) + r.j_ang_b.dot(vb.ang)) + lin) * r.inv_d
 }
 
@@ -449,7 +489,7 @@ pub(crate) fn scaled_coupling(r: &Row, k: &Row) -> f32 {
 
 /// `ω += T_ang·δ` of one row on both bodies.
 #[inline(always)]
-fn apply_angular(r: &Row, delta: f32, va: &mut Velocity, vb: &mut Velocity) {
+fn apply_angular(r: &Row, delta: f32, va: &mut Vel, vb: &mut Vel) {
     va.ang += r.t_ang_a * delta;
     vb.ang += r.t_ang_b * delta;
 }

@@ -145,11 +145,11 @@ impl WideRow {
     fn lane(&self, l: usize, dir: &V3, t: (V3, V3)) -> Row {
         let inv_d = self.inv_d[l];
         Row {
-            j_lin: dir.lane(l),
-            j_ang_a: self.ang_a.lane(l),
-            j_ang_b: self.ang_b.lane(l),
-            t_ang_a: t.0.lane(l),
-            t_ang_b: t.1.lane(l),
+            j_lin: dir.lane(l).into(),
+            j_ang_a: self.ang_a.lane(l).into(),
+            j_ang_b: self.ang_b.lane(l).into(),
+            t_ang_a: t.0.lane(l).into(),
+            t_ang_b: t.1.lane(l).into(),
             b: self.b[l],
             lambda: self.lambda[l],
             d: if inv_d > 0.0 { 1.0 / inv_d } else { 0.0 },
