@@ -1509,6 +1509,11 @@ impl Velocities for SharedVelocities {
         // SAFETY: in bounds; this group is the entry's only user now (type docs).
         lanes::store_velocity(unsafe { &mut *self.0.ptr.add(i) }, head, tail);
     }
+
+    #[inline(always)]
+    fn base_and_len(&mut self) -> (*mut Velocity, usize) {
+        (self.0.ptr, self.0.len)
+    }
 }
 
 #[cfg(test)]

@@ -680,6 +680,10 @@ pub(crate) trait Velocities {
     /// Overwrite entry `i`: `lin = head.xyz`, `ang = (head.w, tail.x, tail.y)`, in
     /// the two pieces [`gather`] loads ([`lanes::store_velocity`]).
     fn set_parts(&mut self, i: u32, head: Vec4, tail: Vec4);
+    /// The entries' first address and count: the eight-lane kernels check a unit's
+    /// body indices against the count once, then read and write its entries there
+    /// (`wide_avx::Entries`).
+    fn base_and_len(&mut self) -> (*mut Velocity, usize);
 }
 
 impl Velocities for [Velocity] {
@@ -691,6 +695,11 @@ impl Velocities for [Velocity] {
     #[inline(always)]
     fn set_parts(&mut self, i: u32, head: Vec4, tail: Vec4) {
         lanes::store_velocity(&mut self[i as usize], head, tail);
+    }
+
+    #[inline(always)]
+    fn base_and_len(&mut self) -> (*mut Velocity, usize) {
+        (self.as_mut_ptr(), self.len())
     }
 }
 

@@ -57,10 +57,17 @@
 //! builds and refreshes of the other groups) for the same instruction set: the same
 //! operations with three-operand encodings and, with AVX-512, 32 registers.
 //!
-//! The kernel is an `unsafe fn` only because it is compiled for AVX
-//! (`#[target_feature]`): calling it on a CPU without AVX would be undefined, so its one
-//! caller ([`PairKernel::solve`]) runs it only where [`PairKernel::detect`] found the
-//! features. Inside, everything is safe code on values.
+//! The kernel is an `unsafe fn` because it is compiled for AVX (`#[target_feature]`):
+//! calling it on a CPU without AVX would be undefined, so its callers
+//! ([`PairKernel::solve`] and its kin) run it only where [`PairKernel::detect`] found
+//! the features. And it reads and writes the sixteen bodies' `dV` of a unit through
+//! `kernel::Entries`, which checks every body index of the unit's groups against the
+//! entries' count once, before the call, instead of once an index: the sixteen
+//! checks, each index kept in a register or on the stack for the scatter beside them,
+//! were 1–2 % of the pyramids' sweeps and 4–5 % of the heap's, whose units hold fewer
+//! points (`World::sweep_again`, the fastest of six runs of each build in turns). A
+//! unit whose indices do not check runs the four-lane kernels instead. Everything
+//! else inside is safe code on values.
 
 #![allow(unsafe_code)]
 
@@ -154,6 +161,7 @@ impl PairKernel {
     /// in common) and share `slots` (`g[0]` in half 0, `g[1]` in half 1; as many as the
     /// longer group has wide points): `wide::solve_group` for each, with the same bits
     /// (without `friction`, the normal rows only: `pgs::friction_sweep`).
+    #[inline(always)]
     pub(crate) fn solve<V: Velocities + ?Sized>(
         self,
         g: [&Group; 2],
@@ -165,26 +173,28 @@ impl PairKernel {
         debug_assert_eq!((g[0].half(), g[1].half()), (0, 1));
         debug_assert_eq!(g[0].slots().start, g[1].slots().start);
         debug_assert_eq!(slots.len(), g[0].slots().len().max(g[1].slots().len()));
-        match self.0 {
-            // SAFETY: `detect` found the kernel's features on this CPU.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 if friction => unsafe { solve_pair_avx512::<V, true>(g, slots, dv, back) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { solve_pair_avx512::<V, false>(g, slots, dv, back) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx if friction => unsafe { solve_pair_avx::<V, true>(g, slots, dv, back) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx => unsafe { solve_pair_avx::<V, false>(g, slots, dv, back) },
-            Isa::None => {
-                let (c0, c1) = (g[0].slots().len(), g[1].slots().len());
-                let w = GaussSeidel;
-                solve_group(g[0], &mut slots[..c0], &[], dv, w, back, friction);
-                solve_group(g[1], &mut slots[..c1], &[], dv, w, back, friction);
+        #[cfg(target_arch = "x86_64")]
+        if self.pairs()
+            && let Some(e) = Entries::of(dv, &g)
+        {
+            match self.0 {
+                // SAFETY: `detect` found the kernel's features on this CPU, and `e`
+                // checked the groups' body indices.
+                Isa::Avx512 if friction => unsafe { solve_pair_avx512::<true>(g, slots, e, back) },
+                // SAFETY: as above.
+                Isa::Avx512 => unsafe { solve_pair_avx512::<false>(g, slots, e, back) },
+                // SAFETY: as above.
+                Isa::Avx if friction => unsafe { solve_pair_avx::<true>(g, slots, e, back) },
+                // SAFETY: as above.
+                Isa::Avx => unsafe { solve_pair_avx::<false>(g, slots, e, back) },
+                Isa::None => {}
             }
+            return;
         }
+        let (c0, c1) = (g[0].slots().len(), g[1].slots().len());
+        let w = GaussSeidel;
+        solve_group(g[0], &mut slots[..c0], &[], dv, w, back, friction);
+        solve_group(g[1], &mut slots[..c1], &[], dv, w, back, friction);
     }
 
     /// Two pair units (each as [`solve`](Self::solve) takes them) that share no movable
@@ -192,6 +202,7 @@ impl PairKernel {
     /// dependency chains overlap, and each unit's operations are its own `solve`'s, in
     /// the same order, so the bits are the same. Each unit's groups have as many wide
     /// points, and both units as many.
+    #[inline(always)]
     pub(crate) fn solve_couple<V: Velocities + ?Sized>(
         self,
         units: [[&Group; 2]; 2],
@@ -204,19 +215,26 @@ impl PairKernel {
                 .all(|g| g[0].slots().len() == g[1].slots().len())
         );
         debug_assert_eq!(slots[0].len(), slots[1].len());
-        match self.0 {
-            // SAFETY: `detect` found the kernel's features on this CPU.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { solve_couple_avx512(units, slots, dv) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx => unsafe { solve_couple_avx(units, slots, dv) },
-            Isa::None => {
-                let [s0, s1] = slots;
-                self.solve(units[0], s0, dv, false, false);
-                self.solve(units[1], s1, dv, false, false);
+        #[cfg(target_arch = "x86_64")]
+        {
+            let groups = [units[0][0], units[0][1], units[1][0], units[1][1]];
+            if self.pairs()
+                && let Some(e) = Entries::of(dv, &groups)
+            {
+                match self.0 {
+                    // SAFETY: `detect` found the kernel's features on this CPU, and `e`
+                    // checked the units' body indices.
+                    Isa::Avx512 => unsafe { solve_couple_avx512(units, slots, e) },
+                    // SAFETY: as above.
+                    Isa::Avx => unsafe { solve_couple_avx(units, slots, e) },
+                    Isa::None => {}
+                }
+                return;
             }
         }
+        let [s0, s1] = slots;
+        self.solve(units[0], s0, dv, false, false);
+        self.solve(units[1], s1, dv, false, false);
     }
 
     /// The solve-substep refresh of two groups that share their `slots` (`g[0]` in half
@@ -285,31 +303,34 @@ impl PairKernel {
         debug_assert_eq!(g[0].slots(), g[1].slots());
         debug_assert!(!g[0].t_blocks() && !g[1].t_blocks());
         debug_assert!(slots.len() == side[0].len() && slots.len() == side[1].len());
-        match self.0 {
-            // SAFETY: `detect` found the kernel's features on this CPU.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe {
-                build_pair_avx512(g, slots, side, lanes, inputs, bodies, params, dv);
-            },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx => unsafe {
-                build_pair_avx(g, slots, side, lanes, inputs, bodies, params, dv);
-            },
-            Isa::None => {
-                // Nothing to build with (and, off x86-64, nothing that reads these).
-                let _ = (g, slots, side, lanes, inputs, bodies, params, dv);
-                return false;
+        #[cfg(target_arch = "x86_64")]
+        if self.pairs()
+            && let Some(e) = Entries::of(dv, &g)
+        {
+            match self.0 {
+                // SAFETY: `detect` found the kernel's features on this CPU, and `e`
+                // checked the groups' body indices.
+                Isa::Avx512 => unsafe {
+                    build_pair_avx512(g, slots, side, lanes, inputs, bodies, params, e);
+                },
+                // SAFETY: as above.
+                Isa::Avx => unsafe {
+                    build_pair_avx(g, slots, side, lanes, inputs, bodies, params, e);
+                },
+                Isa::None => return false,
             }
+            return true;
         }
-        true
+        // Nothing to build with (and, off x86-64, nothing that reads these).
+        let _ = (g, slots, side, lanes, inputs, bodies, params, dv);
+        false
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 use kernel::{
-    build_pair_avx, build_pair_avx512, refresh_pair_avx, refresh_pair_avx512, solve_couple_avx,
-    solve_couple_avx512, solve_pair_avx, solve_pair_avx512,
+    Entries, build_pair_avx, build_pair_avx512, refresh_pair_avx, refresh_pair_avx512,
+    solve_couple_avx, solve_couple_avx512, solve_pair_avx, solve_pair_avx512,
 };
 
 /// The eight-lane types and the kernel (x86-64).
@@ -345,6 +366,55 @@ mod kernel {
     fn align_frame() {
         let mut line = Line(0);
         std::hint::black_box(&mut line);
+    }
+
+    /// The `dV` entries of one call of a kernel, once every body index of its groups is
+    /// checked against their count ([`Entries::of`]): the kernel reads and writes a
+    /// body's entry at its index without a check of its own. (The sixteen checks a unit
+    /// made, each index kept for the scatter beside them, were 3–7 % of the sweeps.)
+    #[derive(Clone, Copy)]
+    pub(crate) struct Entries<'a> {
+        base: *mut Velocity,
+        dv: std::marker::PhantomData<&'a mut [Velocity]>,
+    }
+
+    impl<'a> Entries<'a> {
+        /// `dv`'s entries for the groups `g`, where each of their lanes' body indices
+        /// lies below `dv`'s count (`None` otherwise).
+        #[inline(always)]
+        pub(crate) fn of<V: Velocities + ?Sized>(dv: &'a mut V, g: &[&Group]) -> Option<Self> {
+            let (base, len) = dv.base_and_len();
+            let last4 = |x: [u32; 4]| x[0].max(x[1]).max(x[2].max(x[3]));
+            let last = g.iter().fold(0, |m, g| m.max(last4(g.a)).max(last4(g.b)));
+            ((last as usize) < len).then_some(Entries {
+                base,
+                dv: std::marker::PhantomData,
+            })
+        }
+
+        /// Entry `i`.
+        ///
+        /// # Safety
+        ///
+        /// `i` is a body index of the groups [`of`](Self::of) checked.
+        #[inline(always)]
+        unsafe fn get(self, i: u32) -> Velocity {
+            // SAFETY: below the count (the caller's contract). The entries are the
+            // caller's alone, or, on the sweep's threads, the unit's bodies' are its own
+            // while it runs (`parallel.rs`, `SharedVelocities`).
+            unsafe { self.base.add(i as usize).read() }
+        }
+
+        /// Overwrite entry `i`, as [`Velocities::set_parts`] does.
+        ///
+        /// # Safety
+        ///
+        /// As [`get`](Self::get).
+        #[inline(always)]
+        unsafe fn set_parts(self, i: u32, head: Vec4, tail: Vec4) {
+            // SAFETY: as in `get`.
+            crate::lanes::store_velocity(unsafe { &mut *self.base.add(i as usize) }, head, tail);
+        }
     }
 
     /// `self ∘ o` in every lane, one intrinsic per method.
@@ -609,15 +679,25 @@ mod kernel {
     /// function of its own the compiler kept it out of line, and the call passed the
     /// result through the stack.)
     macro_rules! gather8 {
-        ($dv:expr, $i0:expr, $i1:expr) => {{
-            let (dv, i0, i1): (&_, [u32; 4], [u32; 4]) = ($dv, $i0, $i1);
+        // The kernels' `dV`, its indices checked once a unit (`Entries`) ...
+        (@get entries $e:expr, $i:expr) => {
+            // SAFETY: `$i` is a body index of the unit's groups, which `Entries::of`
+            // checked (every kernel's contract).
+            unsafe { $e.get($i) }
+        };
+        // ... or a plain slice, checked at each index.
+        (@get slice $s:expr, $i:expr) => {
+            $s[$i as usize]
+        };
+        ($kind:ident $src:expr, $i0:expr, $i1:expr) => {{
+            let (src, i0, i1): (_, [u32; 4], [u32; 4]) = ($src, $i0, $i1);
             let head = |v: Velocity| Vec4::new(v.lin.x, v.lin.y, v.lin.z, v.ang.x);
             let tail = |v: Velocity| Vec4::new(v.ang.y, v.ang.z, 0.0, 0.0);
             let (v0, v1, v2, v3) = (
-                (Velocities::get(dv, i0[0]), Velocities::get(dv, i1[0])),
-                (Velocities::get(dv, i0[1]), Velocities::get(dv, i1[1])),
-                (Velocities::get(dv, i0[2]), Velocities::get(dv, i1[2])),
-                (Velocities::get(dv, i0[3]), Velocities::get(dv, i1[3])),
+                (gather8!(@get $kind src, i0[0]), gather8!(@get $kind src, i1[0])),
+                (gather8!(@get $kind src, i0[1]), gather8!(@get $kind src, i1[1])),
+                (gather8!(@get $kind src, i0[2]), gather8!(@get $kind src, i1[2])),
+                (gather8!(@get $kind src, i0[3]), gather8!(@get $kind src, i1[3])),
             );
             let h = |v: (Velocity, Velocity)| F8::join(head(v.0), head(v.1));
             let t = |v: (Velocity, Velocity)| F8::join(tail(v.0), tail(v.1));
@@ -638,12 +718,13 @@ mod kernel {
         }};
     }
 
-    /// `wide::scatter` of both groups' lanes (`movable`: bits 0–3 of each), with one
-    /// transpose for both (a macro for the reason `gather8!` is).
+    /// `wide::scatter` of both groups' lanes (`movable`: bits 0–3 of each) into the
+    /// kernel's `dV` (`Entries`), with one transpose for both (a macro for the reason
+    /// `gather8!` is).
     macro_rules! scatter8 {
-        ($dv:expr, $idx:expr, $movable:expr, $w:expr) => {{
-            let (dv, idx, movable, w): (&mut _, [[u32; 4]; 2], [u8; 2], &Vel8) =
-                ($dv, $idx, $movable, $w);
+        ($e:expr, $idx:expr, $movable:expr, $w:expr) => {{
+            let (e, idx, movable, w): (Entries<'_>, [[u32; 4]; 2], [u8; 2], &Vel8) =
+                ($e, $idx, $movable, $w);
             let zero = F8::splat(0.0);
             let head = transpose8([w.lin.x, w.lin.y, w.lin.z, w.ang.x]);
             let tail = transpose8([w.ang.y, w.ang.z, zero, zero]);
@@ -653,7 +734,9 @@ mod kernel {
                 for l in 0..4 {
                     if movable[h] & (1 << l) != 0 {
                         let (hd, tl) = lanes[l][h];
-                        Velocities::set_parts(dv, idx[h][l], hd, tl);
+                        // SAFETY: a body index of the unit's groups, which
+                        // `Entries::of` checked (every kernel's contract).
+                        unsafe { e.set_parts(idx[h][l], hd, tl) };
                     }
                 }
             }
@@ -726,10 +809,10 @@ mod kernel {
     /// in the manifold's basis, `wide::basis_velocity`), `1/m_a + 1/m_b` and the friction
     /// coefficients.
     macro_rules! unit_start {
-        ($dv:expr, $g:expr) => {{
-            let g: [&Group; 2] = $g;
-            let va = gather8!(&*$dv, g[0].a, g[1].a);
-            let vb = gather8!(&*$dv, g[0].b, g[1].b);
+        ($e:expr, $g:expr) => {{
+            let (e, g): (Entries<'_>, [&Group; 2]) = ($e, $g);
+            let va = gather8!(entries e, g[0].a, g[1].a);
+            let vb = gather8!(entries e, g[0].b, g[1].b);
             let ima = F8::join(g[0].inv_mass_a, g[1].inv_mass_a);
             let imb = F8::join(g[0].inv_mass_b, g[1].inv_mass_b);
             let friction = F8::join(g[0].friction(), g[1].friction());
@@ -762,16 +845,16 @@ mod kernel {
     /// A pair unit's end: the change of `w` back to the bodies' linear velocities in
     /// proportion to their inverse masses, then the scatter of the movable lanes.
     macro_rules! unit_finish {
-        ($dv:expr, $g:expr, $va:ident, $vb:ident, $dirs:expr, $w0:expr, $w:expr) => {{
-            let g: [&Group; 2] = $g;
+        ($e:expr, $g:expr, $va:ident, $vb:ident, $dirs:expr, $w0:expr, $w:expr) => {{
+            let (e, g): (Entries<'_>, [&Group; 2]) = ($e, $g);
             let ([dn, d1, d2], w0, w) = ($dirs, $w0, $w);
             let dw = [w[0].sub(w0[0]), w[1].sub(w0[1]), w[2].sub(w0[2])];
             let rel = dn.scale(dw[0]).add(d1.scale(dw[1])).add(d2.scale(dw[2]));
             $va.lin = $va.lin.sub(rel.scale(F8::join(g[0].share_a, g[1].share_a)));
             $vb.lin = $vb.lin.add(rel.scale(F8::join(g[0].share_b, g[1].share_b)));
             let movable = [g[0].movable(), g[1].movable()];
-            scatter8!(&mut *$dv, [g[0].a, g[1].a], movable, &$va);
-            scatter8!(&mut *$dv, [g[0].b, g[1].b], movable.map(|m| m >> 4), &$vb);
+            scatter8!(e, [g[0].a, g[1].a], movable, &$va);
+            scatter8!(e, [g[0].b, g[1].b], movable.map(|m| m >> 4), &$vb);
         }};
     }
 
@@ -783,16 +866,17 @@ mod kernel {
             ///
             /// # Safety
             ///
-            /// The CPU must have the kernel's features (`PairKernel::detect`).
+            /// The CPU must have the kernel's features (`PairKernel::detect`), and `e`
+            /// must hold `dV` for the groups `g` (`Entries::of`).
             #[target_feature(enable = $feature)]
-            pub(super) unsafe fn $name<V: Velocities + ?Sized, const FRICTION: bool>(
+            pub(super) unsafe fn $name<const FRICTION: bool>(
                 g: [&Group; 2],
                 slots: &mut [WideSlot],
-                dv: &mut V,
+                e: Entries<'_>,
                 back: bool,
             ) {
                 align_frame();
-                let (mut va, mut vb, inv_i, dirs, w0, m, friction) = unit_start!(dv, g);
+                let (mut va, mut vb, inv_i, dirs, w0, m, friction) = unit_start!(e, g);
                 let mut w = w0;
                 let zero = F8::splat(0.0);
                 // One point `k` of both groups.
@@ -874,7 +958,7 @@ mod kernel {
                         point!(k);
                     }
                 }
-                unit_finish!(dv, g, va, vb, dirs, w0, w);
+                unit_finish!(e, g, va, vb, dirs, w0, w);
             }
         };
     }
@@ -934,10 +1018,11 @@ mod kernel {
             ///
             /// # Safety
             ///
-            /// The CPU must have the kernel's features (`PairKernel::detect`).
+            /// The CPU must have the kernel's features (`PairKernel::detect`), and `e`
+            /// must hold `dV` for the groups `g` (`Entries::of`).
             #[target_feature(enable = $feature)]
             #[allow(clippy::too_many_arguments)]
-            pub(super) unsafe fn $name<V: Velocities + ?Sized>(
+            pub(super) unsafe fn $name(
                 g: [&Group; 2],
                 slots: &mut [WideSlot],
                 side: [&mut [WideSide]; 2],
@@ -945,11 +1030,11 @@ mod kernel {
                 inputs: &[PointInput],
                 bodies: &SolverBodies,
                 s: &BuildParams,
-                dv: &mut V,
+                e: Entries<'_>,
             ) {
                 align_frame();
-                let mut va = gather8!(&*dv, g[0].a, g[1].a);
-                let mut vb = gather8!(&*dv, g[0].b, g[1].b);
+                let mut va = gather8!(entries e, g[0].a, g[1].a);
+                let mut vb = gather8!(entries e, g[0].b, g[1].b);
                 let ima = F8::join(g[0].inv_mass_a, g[1].inv_mass_a);
                 let imb = F8::join(g[0].inv_mass_b, g[1].inv_mass_b);
                 let (gb0, gb1) = (
@@ -1058,8 +1143,8 @@ mod kernel {
                     }
                 }
                 let movable = [g[0].movable(), g[1].movable()];
-                scatter8!(&mut *dv, [g[0].a, g[1].a], movable, &va);
-                scatter8!(&mut *dv, [g[0].b, g[1].b], movable.map(|m| m >> 4), &vb);
+                scatter8!(e, [g[0].a, g[1].a], movable, &va);
+                scatter8!(e, [g[0].b, g[1].b], movable.map(|m| m >> 4), &vb);
             }
         };
     }
@@ -1087,8 +1172,8 @@ mod kernel {
             ) {
                 align_frame();
                 let motion = (!STILL).then(|| {
-                    let ma = gather8!(moved, g[0].a, g[1].a);
-                    let mb = gather8!(moved, g[0].b, g[1].b);
+                    let ma = gather8!(slice moved, g[0].a, g[1].a);
+                    let mb = gather8!(slice moved, g[0].b, g[1].b);
                     let dn = V8::join(&g[0].dir[0], &g[1].dir[0]);
                     let lin = dn.dot(mb.lin.sub(ma.lin));
                     (ma, mb, lin)
@@ -1194,28 +1279,57 @@ mod kernel {
             ///
             /// # Safety
             ///
-            /// The CPU must have the kernel's features (`PairKernel::detect`).
+            /// The CPU must have the kernel's features (`PairKernel::detect`), and `e`
+            /// must hold `dV` for the units' groups (`Entries::of`).
             #[target_feature(enable = $feature)]
-            pub(super) unsafe fn $name<V: Velocities + ?Sized>(
+            pub(super) unsafe fn $name(
                 units: [[&Group; 2]; 2],
                 slots: [&mut [WideSlot]; 2],
-                dv: &mut V,
+                e: Entries<'_>,
             ) {
                 align_frame();
-                let (mut va0, mut vb0, inv_i0, dirs0, w00, m0, _) = unit_start!(dv, units[0]);
-                let (mut va1, mut vb1, inv_i1, dirs1, w01, m1, _) = unit_start!(dv, units[1]);
+                let (mut va0, mut vb0, inv_i0, dirs0, w00, m0, _) = unit_start!(e, units[0]);
+                let (mut va1, mut vb1, inv_i1, dirs1, w01, m1, _) = unit_start!(e, units[1]);
                 let (mut w_0, mut w_1) = (w00, w01);
                 let [s0, s1] = slots;
                 for (p0, p1) in s0.iter_mut().zip(s1.iter_mut()) {
                     normal_only!(p0, inv_i0, va0, vb0, w_0, m0);
                     normal_only!(p1, inv_i1, va1, vb1, w_1, m1);
                 }
-                unit_finish!(dv, units[0], va0, vb0, dirs0, w00, w_0);
-                unit_finish!(dv, units[1], va1, vb1, dirs1, w01, w_1);
+                unit_finish!(e, units[0], va0, vb0, dirs0, w00, w_0);
+                unit_finish!(e, units[1], va1, vb1, dirs1, w01, w_1);
             }
         };
     }
 
     couple_kernel!(solve_couple_avx, "avx");
     couple_kernel!(solve_couple_avx512, "avx512vl");
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// A unit's entries are handed to the kernel only where every body index of its
+    /// groups lies below `dV`'s count: the last index in bounds passes, one past it (in
+    /// any lane of either group, on either side) does not.
+    #[test]
+    fn entries_check_every_body_index_of_the_unit() {
+        let mut dv = vec![Velocity::default(); 9];
+        let mut g = [Group::default(), Group::default()];
+        g[0].a = [1, 2, 3, 8];
+        g[1].b = [8, 0, 4, 5];
+        assert!(Entries::of(&mut dv[..], &[&g[0], &g[1]]).is_some());
+        for (k, side) in [(0, 0), (1, 1), (0, 1), (1, 0)] {
+            for lane in 0..4 {
+                let mut h = g;
+                let ids = if side == 0 { &mut h[k].a } else { &mut h[k].b };
+                ids[lane] = 9;
+                assert!(
+                    Entries::of(&mut dv[..], &[&h[0], &h[1]]).is_none(),
+                    "group {k}, side {side}, lane {lane}"
+                );
+            }
+        }
+    }
 }
