@@ -370,8 +370,8 @@ mod kernel {
 
     /// The `dV` entries of one call of a kernel, once every body index of its groups is
     /// checked against their count ([`Entries::of`]): the kernel reads and writes a
-    /// body's entry at its index without a check of its own. (The sixteen checks a unit
-    /// made, each index kept for the scatter beside them, were 3–7 % of the sweeps.)
+    /// body's entry at its index without a check of its own (the module docs: what the
+    /// sixteen checks a unit cost).
     #[derive(Clone, Copy)]
     pub(crate) struct Entries<'a> {
         base: *mut Velocity,
