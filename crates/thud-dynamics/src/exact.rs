@@ -377,6 +377,16 @@ fn solve_items_in(
         let opts = &mut sol.options;
         opts.tolerance = 1e-9;
         opts.max_iterations = Some(MAX_SOLVES);
+        // An island's `A = J M⁻¹ Jᵀ` is symmetric, but its entries `J_i·T_j` and
+        // `J_j·T_i` round apart by about 10⁻⁷ of the largest (`T` is kept in `f32`), and
+        // they meet to the bit only by accident (a resting island's first step): the
+        // island's problems are factored one way whatever the rounding (the LU). Made
+        // symmetric to the bit and factored as `L D Lᵀ`, `tower_20`'s searches went
+        // round in circles from its third solve on and the tower fell: that rounding
+        // lifts the null space that its redundant points give `A` to about 10⁻⁷, where
+        // the proximal term alone (`ε` = 10⁻¹⁰) leaves the searches' free blocks near
+        // singular (`docs/performance-log.md`).
+        opts.symmetric_factors = false;
         let warm = opts.warm_start.get_or_insert_with(Vec::new);
         warm.clear();
         warm.extend_from_slice(&sol.lambda);

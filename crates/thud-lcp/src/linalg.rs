@@ -1,5 +1,6 @@
 //! Small dense linear algebra the pivoting solvers share: LU with partial pivoting
-//! on a principal sub-block, and a Cholesky test for (semi-)definiteness.
+//! on a principal sub-block, its symmetric sibling `LDLᵀ`, and a Cholesky test for
+//! (semi-)definiteness.
 //!
 //! `Lu::factor` refuses a pivot smaller than `pivot_tol` (an absolute number the
 //! caller derives from the problem's scale), so "numerically singular" is decided in
@@ -7,6 +8,24 @@
 //! for a banded one (lower and upper bandwidths `kl`, `ku`: contact islands in store
 //! order, see `Lu::factor`), solve `2k²` dense and about `2k·(kl + ku)` banded (each
 //! row's sums over its recorded extent).
+//!
+//! **Symmetric blocks** ([`Lu::refactor_symmetric`]). A contact island's block without
+//! friction links is `A_FF + εI` with `A = J M⁻¹ Jᵀ` (plus the soft rows' `γ` on the
+//! diagonal): symmetric and positive semi-definite, positive definite once `ε > 0`. It
+//! is factored as
+//!
+//! ```text
+//!   B = L D Lᵀ,   L unit lower,  D = diag(d),
+//!   d_c = B_cc − Σ_{j<c} L_cj² d_j,   L_rc = (B_rc − Σ_{j<c} L_rj d_j L_cj) / d_c
+//! ```
+//!
+//! from `B`'s lower triangle alone, without row interchanges: a positive definite
+//! matrix needs none (every `d_c > 0`, and `|B_rc|² ≤ B_rr·B_cc` keeps the entries
+//! bounded), and a pivot `d_c ≤ pivot_tol` — a singular or indefinite block — stops it
+//! as a small pivot stops the LU. Fill-in stays inside each row's band (`L_rc ≠ 0` only
+//! for `c ≥` the row's first nonzero), so a banded block costs about `k·kl²/2`
+//! multiply-adds against the LU's `k·kl·(kl + ku)` with its pivot searches and swaps:
+//! a quarter or less where `ku = kl`, as in a stack of contacts.
 
 use crate::matrix::Matrix;
 
@@ -24,6 +43,12 @@ pub(crate) struct Lu {
     extent: Vec<(usize, usize)>,
     /// Scratch of a factorization with the rows' extents known: each row's end.
     ends: Vec<usize>,
+    /// The factors are `L D Lᵀ` ([`Lu::refactor_symmetric`]): `L` strictly below the
+    /// diagonal, `D` on it, nothing above it read.
+    symmetric: bool,
+    /// Scratch of the symmetric factorization: the column being eliminated, before it
+    /// is divided by its pivot.
+    column: Vec<f64>,
 }
 
 impl Lu {
@@ -76,6 +101,72 @@ impl Lu {
         self.perm.reserve(n);
         self.extent.reserve(n);
         self.ends.reserve(n);
+        self.column.reserve(n);
+    }
+
+    /// The `L D Lᵀ` factorization (module docs) of the symmetric `n × n` block the caller
+    /// wrote into `self.lu` — its lower triangle is read, its upper one neither read nor
+    /// written — with each row's nonzeros in `rows[i]` where given (only their first
+    /// columns are read), else found by a scan. Returns `false` at a pivot `d_c ≤
+    /// pivot_tol` (or NaN), the factors then not to be used; [`Self::solve_into`] and
+    /// [`Self::written_into`] read these factors as they read the LU's.
+    pub(crate) fn refactor_symmetric(
+        &mut self,
+        n: usize,
+        pivot_tol: f64,
+        rows: Option<&[(usize, usize)]>,
+    ) -> bool {
+        self.n = n;
+        self.symmetric = true;
+        let (lu, perm, extent, column) = (
+            &mut self.lu,
+            &mut self.perm,
+            &mut self.extent,
+            &mut self.column,
+        );
+        perm.clear();
+        perm.extend(0..n);
+        self.ends.clear();
+        // Each row's first nonzero: `L`'s row starts there (the elimination of a column
+        // before it finds a zero in the row and leaves the row alone), and so do the
+        // substitutions' sums.
+        extent.clear();
+        extent.extend((0..n).map(|i| {
+            let first = match rows {
+                Some(rows) => rows[i].0.min(i),
+                None => lu[i * n..i * n + i]
+                    .iter()
+                    .position(|&v| v != 0.0)
+                    .unwrap_or(i),
+            };
+            (first, i + 1)
+        }));
+        let kl = extent.iter().enumerate().map(|(i, e)| i - e.0).max();
+        let kl = kl.unwrap_or(0);
+        for c in 0..n {
+            let d = lu[c * n + c];
+            if d.is_nan() || d <= pivot_tol {
+                return false;
+            }
+            let last = (c + kl).min(n - 1);
+            // The column below the pivot as it stands (`L_rc·d_c`), then divided.
+            column.clear();
+            column.extend((c + 1..=last).map(|r| lu[r * n + c]));
+            let (_, below) = lu.split_at_mut((c + 1) * n);
+            for (r, &b) in column.iter().enumerate() {
+                if b == 0.0 {
+                    continue;
+                }
+                let l = b / d;
+                let row = &mut below[r * n..r * n + n];
+                row[c] = l;
+                // Row `c + 1 + r` from column `c + 1` to its diagonal: `− L_rc·(L_jc·d_c)`.
+                for (x, &y) in row[c + 1..c + 2 + r].iter_mut().zip(&column[..=r]) {
+                    *x -= l * y;
+                }
+            }
+        }
+        true
     }
 
     /// [`Self::factor_in`] of the `n × n` block the caller wrote into `self.lu`, in
@@ -89,6 +180,7 @@ impl Lu {
         rows: Option<&[(usize, usize)]>,
     ) -> bool {
         self.n = n;
+        self.symmetric = false;
         let (lu, perm, extent, ends) = (
             &mut self.lu,
             &mut self.perm,
@@ -222,6 +314,29 @@ impl Lu {
         let n = self.n;
         x.clear();
         x.extend(self.perm.iter().map(|&p| rhs[p]));
+        if self.symmetric {
+            // `L y = rhs` row by row, `z = D⁻¹ y`, then `Lᵀ x = z` from the last row up,
+            // each row of `L` (a column of `Lᵀ`) taken out of the rows above it.
+            for i in 0..n {
+                let row = &self.lu[i * n..i * n + n];
+                let mut s = x[i];
+                for j in self.extent[i].0..i {
+                    s -= row[j] * x[j];
+                }
+                x[i] = s;
+            }
+            for i in 0..n {
+                x[i] /= self.lu[i * n + i];
+            }
+            for i in (0..n).rev() {
+                let row = &self.lu[i * n..i * n + n];
+                let xi = x[i];
+                for j in self.extent[i].0..i {
+                    x[j] -= row[j] * xi;
+                }
+            }
+            return;
+        }
         for i in 0..n {
             let row = &self.lu[i * n..i * n + n];
             let mut s = x[i];
@@ -415,6 +530,100 @@ mod tests {
             }
             assert_eq!(lu.solve(&rhs), full, "bandwidths {kl}, {ku}");
             assert!(lu.extent.iter().any(|&(lo, hi)| hi - lo < n) || kl == n);
+        }
+    }
+
+    /// A random symmetric positive definite block of `n` rows, banded (`kl` below and
+    /// above the diagonal, sparse within the band), as `G Gᵀ + shift·I` of a banded `G`,
+    /// and each row's `[first, end)` nonzero columns.
+    fn banded_spd(
+        n: usize,
+        kl: usize,
+        shift: f64,
+        next: &mut impl FnMut() -> f64,
+    ) -> (Vec<f64>, Vec<(usize, usize)>) {
+        let w = kl / 2 + 1;
+        let mut g = vec![0.0; n * n];
+        for i in 0..n {
+            for j in i.saturating_sub(w - 1)..=i {
+                if j == i || next() > -0.2 {
+                    g[i * n + j] = next();
+                }
+            }
+        }
+        let mut m = vec![0.0; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                let s: f64 = (0..n).map(|q| g[i * n + q] * g[j * n + q]).sum();
+                m[i * n + j] = s + if i == j { shift } else { 0.0 };
+            }
+        }
+        let rows = (0..n)
+            .map(|i| {
+                let row = &m[i * n..i * n + n];
+                let first = row.iter().position(|&v| v != 0.0).unwrap_or(i).min(i);
+                let end = row.iter().rposition(|&v| v != 0.0).map_or(i + 1, |k| k + 1);
+                (first, end.max(i + 1))
+            })
+            .collect();
+        (m, rows)
+    }
+
+    /// `L D Lᵀ` of symmetric positive definite blocks, banded and dense, with and
+    /// without the rows' runs, solves them as the LU does (to rounding), and leaves
+    /// every nonzero of the buffer inside the ranges `written_into` reports.
+    #[test]
+    fn symmetric_factors_solve_what_the_lu_solves() {
+        let mut next = xorshift(0x0123_4567_89ab_cdef);
+        for (n, kl, shift) in [(30, 5, 1e-3), (60, 23, 1e-6), (12, 11, 0.5), (45, 1, 1e-2)] {
+            let (m, rows) = banded_spd(n, kl, shift, &mut next);
+            let rhs: Vec<f64> = (0..n).map(|_| next()).collect();
+            let mut lu = Lu {
+                lu: m.clone(),
+                ..Lu::default()
+            };
+            assert!(lu.refactor(n, 1e-14, Some(&rows)));
+            let by_lu = lu.solve(&rhs);
+            for runs in [Some(&rows[..]), None] {
+                let mut ldl = Lu {
+                    lu: m.clone(),
+                    ..Lu::default()
+                };
+                assert!(ldl.refactor_symmetric(n, 1e-14, runs));
+                let x = ldl.solve(&rhs);
+                let scale = by_lu.iter().fold(1.0f64, |a, v| a.max(v.abs()));
+                for (a, b) in x.iter().zip(&by_lu) {
+                    assert!((a - b).abs() < 1e-8 * scale, "n {n}: {a} against {b}");
+                }
+                let mut ranges = Vec::new();
+                ldl.written_into(&rows, &mut ranges);
+                for (k, &v) in ldl.lu.iter().enumerate() {
+                    let (i, j) = (k / n, k % n);
+                    if v != 0.0 && j <= i {
+                        assert!(
+                            ranges.iter().any(|&(a, b)| (a..b).contains(&k)),
+                            "entry ({i}, {j}) outside the written ranges"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A singular positive semi-definite block (two equal rows) or an indefinite one
+    /// stops the symmetric factorization at a small or negative pivot.
+    #[test]
+    fn symmetric_factors_refuse_singular_and_indefinite_blocks() {
+        for m in [
+            vec![1.0, 1.0, 1.0, 1.0],
+            vec![1.0, 2.0, 2.0, 1.0],
+            vec![-1.0, 0.0, 0.0, 1.0],
+        ] {
+            let mut ldl = Lu {
+                lu: m,
+                ..Lu::default()
+            };
+            assert!(!ldl.refactor_symmetric(2, 1e-12, None));
         }
     }
 

@@ -307,6 +307,20 @@ impl Spans {
             <= n * n
     }
 
+    /// Whether `m` (whose spans these are) is symmetric bit for bit: `m_ij = m_ji` for
+    /// every `j` in each row's run (an entry outside both runs is zero on both sides, and
+    /// a nonzero `m_ji` outside row `i`'s run is compared from row `j`'s). `−0` and `+0`
+    /// count as equal; a NaN makes it not symmetric.
+    pub(crate) fn symmetric_in(&self, m: &Matrix) -> bool {
+        let n = m.rows();
+        m.cols() == n
+            && self.0.len() == n
+            && (0..n).all(|i| {
+                let row = m.row(i);
+                self.of_row(i).all(|j| row[j] == m[(j, i)])
+            })
+    }
+
     /// Row `i`'s nonzero columns.
     #[inline]
     pub(crate) fn of_row(&self, i: usize) -> std::ops::Range<usize> {
@@ -490,6 +504,37 @@ mod tests {
         let b: Vec<f64> = (0..37).map(|i| 1.0 - i as f64).collect();
         let naive: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
         assert!((dot(&a, &b) - naive).abs() < 1e-9);
+    }
+
+    /// The runs' symmetry test: a banded symmetric matrix passes (with `−0` against
+    /// `+0`); one entry off its mirror by an ulp, a nonzero whose mirror is zero (on
+    /// either side of the diagonal), or a NaN fails it.
+    #[test]
+    fn symmetry_read_from_the_runs() {
+        let n = 9;
+        let mut m = Matrix::zeros(n, n);
+        for i in 0..n {
+            for j in i.saturating_sub(2)..=i {
+                let v = 1.0 / (1.0 + (i * n + j) as f64);
+                m[(i, j)] = v;
+                m[(j, i)] = v;
+            }
+        }
+        m[(4, 8)] = 0.0;
+        m[(8, 4)] = -0.0;
+        let check = |m: &Matrix| Spans::of(m).symmetric_in(m);
+        assert!(check(&m));
+        let mut off = m.clone();
+        off[(5, 4)] = f64::from_bits(off[(5, 4)].to_bits() + 1);
+        assert!(!check(&off));
+        for (i, j) in [(0, 7), (7, 0)] {
+            let mut lone = m.clone();
+            lone[(i, j)] = 0.5;
+            assert!(!check(&lone));
+        }
+        let mut nan = m.clone();
+        nan[(3, 3)] = f64::NAN;
+        assert!(!check(&nan));
     }
 
     #[test]

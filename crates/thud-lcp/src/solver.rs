@@ -36,6 +36,12 @@ pub struct Options {
     pub warm_start: Option<Vec<f64>>,
     /// Lemke's covering vector `d > 0` (length `n`); `None` = all ones.
     pub covering: Option<Vec<f64>>,
+    /// Whether `boxed-pivot` factors the free blocks of a problem whose `A` is
+    /// symmetric to the bit as `L D Lᵀ` (`linalg.rs`: half the LU's work on a dense
+    /// block, a quarter on a banded one) instead of by the LU with partial pivoting.
+    /// The two round differently, so a degenerate problem's search may take another
+    /// path; default `true`.
+    pub symmetric_factors: bool,
 }
 
 impl Default for Options {
@@ -46,6 +52,7 @@ impl Default for Options {
             omega: None,
             warm_start: None,
             covering: None,
+            symmetric_factors: true,
         }
     }
 }

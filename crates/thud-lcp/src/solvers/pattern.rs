@@ -60,7 +60,7 @@ pub(crate) fn solve_pattern(
     let tolerances = (pivot_tol, singular_fallback);
     solve_pattern_in(
         p,
-        (spans, coupled),
+        (spans, coupled, false),
         pattern,
         tolerances,
         lambda,
@@ -95,10 +95,13 @@ pub(crate) type Coupled = [Option<(usize, f64)>];
 
 /// [`solve_pattern`] in `scratch`'s buffers: `(spans, coupled)` as there, the pattern
 /// `(sets, eps, centre)` and `(pivot_tol, singular_fallback)`. The same operations in
-/// the same order, so the same bits.
+/// the same order, so the same bits. With `symmetric` (the caller found `A` symmetric
+/// bit for bit: `symmetric_in_runs`) a pattern without friction links — its block
+/// `A_FF + εI` then symmetric too — is factored as `L D Lᵀ` instead of by the LU
+/// (`Lu::refactor_symmetric`: about a quarter of the banded LU's work).
 pub(crate) fn solve_pattern_in(
     p: &BoxedLcp,
-    (spans, coupled): (Option<&Spans>, &Coupled),
+    (spans, coupled, symmetric): (Option<&Spans>, &Coupled, bool),
     (sets, eps, centre): (&[Set], f64, &[f64]),
     (pivot_tol, singular_fallback): (f64, bool),
     lambda: &mut [f64],
@@ -223,7 +226,11 @@ pub(crate) fn solve_pattern_in(
     }
     let backup = singular_fallback.then(|| mat[..k * k].to_vec());
     let band_rows = (!bands.is_empty()).then_some(&bands[..]);
-    let factored = lu.refactor(k, pivot_tol, band_rows);
+    let factored = if symmetric && links.is_empty() {
+        lu.refactor_symmetric(k, pivot_tol, band_rows)
+    } else {
+        lu.refactor(k, pivot_tol, band_rows)
+    };
     match band_rows {
         Some(rows) => lu.written_into(rows, dirty),
         None => {
@@ -396,7 +403,7 @@ mod tests {
                     let pattern = (&sets[..], eps, &centre[..]);
                     solve_pattern_in(
                         &p,
-                        (Some(&spans), &coupled),
+                        (Some(&spans), &coupled, false),
                         pattern,
                         (1e-13, false),
                         lambda,
