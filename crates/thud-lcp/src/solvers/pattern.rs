@@ -174,8 +174,9 @@ pub(crate) fn solve_pattern_in(
         for &(from, to) in dirty.iter() {
             mat[from..to].fill(0.0);
         }
-        if mat.len() < k * k {
-            mat.resize(k * k, 0.0);
+        // (One entry past the block: where a run's entries outside the block go.)
+        if mat.len() < k * k + 1 {
+            mat.resize(k * k + 1, 0.0);
         }
     } else {
         mat.clear();
@@ -193,11 +194,15 @@ pub(crate) fn solve_pattern_in(
             Some(spans) => {
                 let r = spans.of_row(i);
                 let mut band = (index[i], index[i] + 1);
+                // Every entry of the run is written, those of rows at a bound to the
+                // entry past the block, and the band takes the free ones (`usize::MAX`
+                // changes neither bound): no branch on which rows are free, which a
+                // pattern mixes at random (the same block either way).
+                let trash = k * k;
                 for (j, &v) in r.clone().zip(&row[r.clone()]) {
-                    if index[j] != usize::MAX {
-                        mat[start + index[j]] = v;
-                        band = (band.0.min(index[j]), band.1.max(index[j] + 1));
-                    }
+                    let c = index[j];
+                    mat[if c == usize::MAX { trash } else { start + c }] = v;
+                    band = (band.0.min(c), band.1.max(c.wrapping_add(1)));
                 }
                 // (The links are in row order; those outside the run add zeros.)
                 let from = links.partition_point(|l| l.0 < r.start);
@@ -232,7 +237,10 @@ pub(crate) fn solve_pattern_in(
         lu.refactor(k, pivot_tol, band_rows)
     };
     match band_rows {
-        Some(rows) => lu.written_into(rows, dirty),
+        Some(rows) => {
+            lu.written_into(rows, dirty);
+            dirty.push((k * k, k * k + 1));
+        }
         None => {
             dirty.clear();
             dirty.push((0, k * k));
