@@ -95,6 +95,14 @@ impl Lu {
         f.refactor(n, pivot_tol, rows).then_some(f)
     }
 
+    /// A factorization of an `n × n` block begins: no row interchanges yet.
+    fn start(&mut self, n: usize, symmetric: bool) {
+        self.n = n;
+        self.symmetric = symmetric;
+        self.perm.clear();
+        self.perm.extend(0..n);
+    }
+
     /// Room for the factorization of blocks of up to `n` rows in the buffers beside
     /// the block.
     pub(crate) fn reserve(&mut self, n: usize) {
@@ -116,31 +124,14 @@ impl Lu {
         pivot_tol: f64,
         rows: Option<&[(usize, usize)]>,
     ) -> bool {
-        self.n = n;
-        self.symmetric = true;
-        let (lu, perm, extent, column) = (
-            &mut self.lu,
-            &mut self.perm,
-            &mut self.extent,
-            &mut self.column,
-        );
-        perm.clear();
-        perm.extend(0..n);
+        self.start(n, true);
         self.ends.clear();
+        let (lu, extent, column) = (&mut self.lu, &mut self.extent, &mut self.column);
         // Each row's first nonzero: `L`'s row starts there (the elimination of a column
         // before it finds a zero in the row and leaves the row alone), and so do the
         // substitutions' sums.
         extent.clear();
-        extent.extend((0..n).map(|i| {
-            let first = match rows {
-                Some(rows) => rows[i].0.min(i),
-                None => lu[i * n..i * n + i]
-                    .iter()
-                    .position(|&v| v != 0.0)
-                    .unwrap_or(i),
-            };
-            (first, i + 1)
-        }));
+        extent.extend((0..n).map(|i| (first_nonzero(lu, n, i, rows), i + 1)));
         let kl = extent.iter().enumerate().map(|(i, e)| i - e.0).max();
         let kl = kl.unwrap_or(0);
         for c in 0..n {
@@ -179,16 +170,13 @@ impl Lu {
         pivot_tol: f64,
         rows: Option<&[(usize, usize)]>,
     ) -> bool {
-        self.n = n;
-        self.symmetric = false;
+        self.start(n, false);
         let (lu, perm, extent, ends) = (
             &mut self.lu,
             &mut self.perm,
             &mut self.extent,
             &mut self.ends,
         );
-        perm.clear();
-        perm.extend(0..n);
         extent.clear();
         extent.extend((0..n).map(|i| (i, i + 1)));
         // The lower bandwidth `kl`: no nonzero lies more than `kl` rows below the
@@ -196,18 +184,10 @@ impl Lu {
         // pivot comes from rows `c..=c + kl`, fill-in only reaches rows that already
         // had a nonzero in the column, as in LAPACK's banded `gbtrf`), so the pivot
         // search and the elimination of column `c` stop at row `c + kl`.
-        let kl = match rows {
-            Some(rows) => (0..n).map(|i| i.saturating_sub(rows[i].0)).max(),
-            None => (0..n)
-                .map(|i| {
-                    lu[i * n..i * n + i]
-                        .iter()
-                        .position(|&v| v != 0.0)
-                        .map_or(0, |j| i - j)
-                })
-                .max(),
-        }
-        .unwrap_or(0);
+        let kl = (0..n)
+            .map(|i| i - first_nonzero(lu, n, i, rows))
+            .max()
+            .unwrap_or(0);
         // Each row's end bound, kept through the swaps and the fill-in.
         ends.clear();
         if let Some(r) = rows {
@@ -314,17 +294,18 @@ impl Lu {
         let n = self.n;
         x.clear();
         x.extend(self.perm.iter().map(|&p| rhs[p]));
-        if self.symmetric {
-            // `L y = rhs` row by row, `z = D⁻¹ y`, then `Lᵀ x = z` from the last row up,
-            // each row of `L` (a column of `Lᵀ`) taken out of the rows above it.
-            for i in 0..n {
-                let row = &self.lu[i * n..i * n + n];
-                let mut s = x[i];
-                for j in self.extent[i].0..i {
-                    s -= row[j] * x[j];
-                }
-                x[i] = s;
+        // `L y = rhs` row by row (`L` unit lower in both factorizations).
+        for i in 0..n {
+            let row = &self.lu[i * n..i * n + n];
+            let mut s = x[i];
+            for j in self.extent[i].0..i {
+                s -= row[j] * x[j];
             }
+            x[i] = s;
+        }
+        if self.symmetric {
+            // `z = D⁻¹ y`, then `Lᵀ x = z` from the last row up, each row of `L` (a
+            // column of `Lᵀ`) taken out of the rows above it.
             for i in 0..n {
                 x[i] /= self.lu[i * n + i];
             }
@@ -337,14 +318,6 @@ impl Lu {
             }
             return;
         }
-        for i in 0..n {
-            let row = &self.lu[i * n..i * n + n];
-            let mut s = x[i];
-            for j in self.extent[i].0..i {
-                s -= row[j] * x[j];
-            }
-            x[i] = s;
-        }
         for i in (0..n).rev() {
             let row = &self.lu[i * n..i * n + n];
             let mut s = x[i];
@@ -353,6 +326,20 @@ impl Lu {
             }
             x[i] = s / row[i];
         }
+    }
+}
+
+/// The first nonzero column of row `i` of the `n × n` row-major block `lu` at or left
+/// of its diagonal (`i` where there is none): from the row's known run `rows[i]` where
+/// given (its first column, or wider), else by a scan.
+#[inline]
+fn first_nonzero(lu: &[f64], n: usize, i: usize, rows: Option<&[(usize, usize)]>) -> usize {
+    match rows {
+        Some(rows) => rows[i].0.min(i),
+        None => lu[i * n..i * n + i]
+            .iter()
+            .position(|&v| v != 0.0)
+            .unwrap_or(i),
     }
 }
 
