@@ -520,12 +520,14 @@ mod tests {
                 m[(j, i)] = v;
             }
         }
-        m[(4, 8)] = 0.0;
-        m[(8, 4)] = -0.0;
+        // (A zero pair inside both rows' runs, `+0` against `−0`.)
+        m[(5, 4)] = 0.0;
+        m[(4, 5)] = -0.0;
         let check = |m: &Matrix| Spans::of(m).symmetric_in(m);
+        assert!(Spans::of(&m).of_row(4).contains(&5));
         assert!(check(&m));
         let mut off = m.clone();
-        off[(5, 4)] = f64::from_bits(off[(5, 4)].to_bits() + 1);
+        off[(3, 2)] = f64::from_bits(off[(3, 2)].to_bits() + 1);
         assert!(!check(&off));
         for (i, j) in [(0, 7), (7, 0)] {
             let mut lone = m.clone();

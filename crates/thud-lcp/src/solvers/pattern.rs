@@ -93,10 +93,11 @@ pub(crate) struct PatternScratch {
 /// Each row's friction coupling `(normal row, μ)` (`super::sor::coupling_table`).
 pub(crate) type Coupled = [Option<(usize, f64)>];
 
-/// [`solve_pattern`] in `scratch`'s buffers: `(spans, coupled)` as there, the pattern
-/// `(sets, eps, centre)` and `(pivot_tol, singular_fallback)`. The same operations in
-/// the same order, so the same bits. With `symmetric` (the caller found `A` symmetric
-/// bit for bit: `symmetric_in_runs`) a pattern without friction links — its block
+/// [`solve_pattern`] in `scratch`'s buffers: `(spans, coupled, symmetric)` (the first
+/// two as there), the pattern `(sets, eps, centre)` and `(pivot_tol,
+/// singular_fallback)`. The same operations in the same order, so the same bits. With
+/// `symmetric` (the caller found `A` symmetric bit for bit: `Spans::symmetric_in`) a
+/// pattern without friction links — its block
 /// `A_FF + εI` then symmetric too — is factored as `L D Lᵀ` instead of by the LU
 /// (`Lu::refactor_symmetric`: about a quarter of the banded LU's work).
 pub(crate) fn solve_pattern_in(
