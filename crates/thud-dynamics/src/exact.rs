@@ -382,10 +382,11 @@ fn solve_items_in(
         // they meet to the bit only by accident (a resting island's first step): the
         // island's problems are factored one way whatever the rounding (the LU). Made
         // symmetric to the bit and factored as `L D Lᵀ`, `tower_20`'s searches went
-        // round in circles from its third solve on and the tower fell: that rounding
-        // lifts the null space that its redundant points give `A` to about 10⁻⁷, where
-        // the proximal term alone (`ε` = 10⁻¹⁰) leaves the searches' free blocks near
-        // singular (`docs/performance-log.md`).
+        // round in circles from its third solve on and the tower fell, a larger
+        // proximal `ε` did not help, and the likely reason is that the rounding lifts
+        // the null space that its redundant points give `A` to about 10⁻⁷, where `ε`
+        // (10⁻¹⁰) alone leaves the searches' free blocks near singular
+        // (`docs/performance-log.md`).
         opts.symmetric_factors = false;
         let warm = opts.warm_start.get_or_insert_with(Vec::new);
         warm.clear();
