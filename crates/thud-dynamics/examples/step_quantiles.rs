@@ -16,8 +16,9 @@
 //! settles and rests (`THUD_SKIP=0` to see its first second too).
 //!
 //! `THUD_FRICTION_STRIDE` sets `Settings::friction_stride`, `THUD_REUSE`
-//! `Settings::reuse_rows_within`, `THUD_GAP` `Settings::touching_gap`, `THUD_DEEP_ITER`
-//! `Settings::deep_split_iterations` (and `THUD_DEEP`
+//! `Settings::reuse_rows_within`, `THUD_GAP` `Settings::touching_gap`, `THUD_SWEEPS`
+//! (`first/later`, e.g. `3/3,2/2`) `Settings::iterations` and `substep_iterations`,
+//! `THUD_DEEP_ITER` `Settings::deep_split_iterations` (and `THUD_DEEP`
 //! `Settings::deep_penetration`, for every world); a
 //! list (`1,2`) compares settings in one process: one world per value (per combination
 //! of values where several are lists), stepped in turns of 20
@@ -84,8 +85,30 @@ fn list<T: std::str::FromStr>(key: &str) -> Vec<Option<T>> {
 }
 
 /// One world's settings: `friction_stride`, `reuse_rows_within`,
-/// `deep_split_iterations` and `touching_gap` (`None`: the default).
-type Variant = (Option<u32>, Option<f32>, Option<u32>, Option<f32>);
+/// `deep_split_iterations`, `touching_gap` and the sweeps of a solve substep, the first
+/// and the later ones (`None`: the default).
+type Variant = (
+    Option<u32>,
+    Option<f32>,
+    Option<u32>,
+    Option<f32>,
+    Option<(u32, u32)>,
+);
+
+/// `THUD_SWEEPS`: a comma-separated list of `first/later` sweep counts (`3/2`: three
+/// sweeps in a step's first solve substep, two in each later one), one `None` if unset.
+fn sweep_list() -> Vec<Option<(u32, u32)>> {
+    match std::env::var("THUD_SWEEPS") {
+        Ok(list) => list
+            .split(',')
+            .map(|v| {
+                let (a, b) = v.trim().split_once('/')?;
+                Some((a.parse().ok()?, b.parse().ok()?))
+            })
+            .collect(),
+        Err(_) => vec![None],
+    }
+}
 
 fn main() {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -100,11 +123,13 @@ fn main() {
     let reuses: Vec<Option<f32>> = list("THUD_REUSE");
     let deeps: Vec<Option<u32>> = list("THUD_DEEP_ITER");
     let gaps: Vec<Option<f32>> = list("THUD_GAP");
+    let sweeps = sweep_list();
     let variants: Vec<Variant> = strides
         .iter()
         .flat_map(|&k| reuses.iter().map(move |&r| (k, r)))
         .flat_map(|(k, r)| deeps.iter().map(move |&d| (k, r, d)))
         .flat_map(|(k, r, d)| gaps.iter().map(move |&g| (k, r, d, g)))
+        .flat_map(|(k, r, d, g)| sweeps.iter().map(move |&w| (k, r, d, g, w)))
         .collect();
     for name in std::env::args().skip(1) {
         let mut scene = thud_scene::standard(&name).expect("standard scene name");
@@ -113,8 +138,12 @@ fn main() {
         }
         let mut worlds: Vec<_> = variants
             .iter()
-            .map(|&(stride, reuse, deep, gap)| {
+            .map(|&(stride, reuse, deep, gap, sweeps)| {
                 let mut settings = Settings::without_sleeping();
+                if let Some((first, later)) = sweeps {
+                    settings.iterations = first;
+                    settings.substep_iterations = Some(later);
+                }
                 if let Some(g) = gap {
                     settings.touching_gap = g;
                 }
@@ -206,7 +235,7 @@ fn main() {
         }
         let q = |v: &mut Vec<f64>| format!("{:.4} / {:.4}", quantile(v, 0.1), quantile(v, 0.5));
         let mut first: Option<(f64, f64)> = None;
-        for (t, (stride, reuse, deep, gap)) in times.iter_mut().zip(&variants) {
+        for (t, (stride, reuse, deep, gap, sweep)) in times.iter_mut().zip(&variants) {
             let mut label = name.clone();
             if let Some(d) = deep.filter(|_| deeps.len() > 1) {
                 label += &format!(" (deep_split_iterations {d})");
@@ -219,6 +248,9 @@ fn main() {
             }
             if let Some(g) = gap.filter(|_| gaps.len() > 1) {
                 label += &format!(" (touching_gap {g})");
+            }
+            if let Some((a, b)) = sweep.filter(|_| sweeps.len() > 1) {
+                label += &format!(" (sweeps {a}/{b})");
             }
             println!(
                 "{label}: step p10 / median {} ms, rows kept in {} of {} steps ({:.1} units built again a step; {} through a changed point count), {:.2} solves a step on threads",
