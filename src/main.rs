@@ -68,7 +68,7 @@ pub struct RunArgs {
     #[arg(long, allow_negative_numbers = true)]
     pub reuse_rows: Option<f32>,
     /// A resting contact's gap that counts as touching where its manifold lies flat,
-    /// m (default 0; `Settings::touching_gap`).
+    /// m (default 0.00001; 0: every gap at its value; `Settings::touching_gap`).
     #[arg(long, allow_negative_numbers = true)]
     pub touching_gap: Option<f32>,
     /// Solve substeps per step.

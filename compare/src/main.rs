@@ -15,7 +15,7 @@
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_100,pile_1000 --scaling 2
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_20 --rock 0.02 --seconds 30
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pile_1000 --friction 0.45
-//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes all --touching-gap 1e-5
+//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes all --touching-gap 0
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pile_1000 --draws 24
 //! ```
 //!
@@ -115,9 +115,10 @@ struct Args {
     /// engine's quality figures spread, where one run shows a single draw.
     #[arg(long, value_name = "MU")]
     friction: Option<f32>,
-    /// Give thud this `Settings::touching_gap` (m; its default is 0): a sticking
-    /// point's gaps up to it count as touching where its manifold lies flat
-    /// (`docs/dynamics.md`, *Touching gaps*). Rapier has no such setting.
+    /// Give thud this `Settings::touching_gap` (m; its default is 1e-5, and 0 takes
+    /// every gap at its value, as thud did before 2026-12-08): a sticking point's gaps
+    /// up to it count as touching where its manifold lies flat (`docs/dynamics.md`,
+    /// *Touching gaps*). Rapier has no such setting.
     #[arg(long, value_name = "METRES")]
     touching_gap: Option<f32>,
     /// Instead of the comparison: each scene run this many times in both engines, every

@@ -131,7 +131,7 @@ pub struct SceneSettings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reuse_rows_within: Option<f32>,
     /// A resting contact's gap (m) that counts as touching, where its manifold lies
-    /// flat (`Settings::touching_gap`); the engine's default (0) when absent.
+    /// flat (`Settings::touching_gap`); the engine's default (1e-5) when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub touching_gap: Option<f32>,
     /// Gravity, m/s².
