@@ -71,6 +71,11 @@ pub struct RunArgs {
     /// m (default 0.00001; 0: every gap at its value; `Settings::touching_gap`).
     #[arg(long, allow_negative_numbers = true)]
     pub touching_gap: Option<f32>,
+    /// How far a sweep may still move a contact's bodies for its rows to count as
+    /// settled, m/s: the next solve substep then runs one sweep (default 0.000001; 0:
+    /// every sweep always; `Settings::sweep_tolerance`).
+    #[arg(long, allow_negative_numbers = true)]
+    pub sweep_tolerance: Option<f32>,
     /// Solve substeps per step.
     #[arg(long)]
     pub solve_substeps: Option<u32>,

@@ -269,6 +269,47 @@ fn pyramid_40_takes_a_push_at_its_base() {
     assert_disturbed_within("pyramid_40", 600, disturb, (0.001, 0.001));
 }
 
+/// A structure at rest is at its solve's fixed point: once a solve substep's last sweep
+/// moves no contact's bodies by more than `Settings::sweep_tolerance`, the next one
+/// runs a single sweep, which measures again. `pyramid_40` at rest runs about five
+/// sweeps a step instead of twelve and stands as still; a push to a box of its middle
+/// brings every sweep back on the steps after it, until it has settled again.
+#[test]
+fn a_resting_pyramid_settles_into_one_sweep_a_substep_until_it_is_pushed() {
+    let scene = thud_scene::standard("pyramid_40").expect("standard scene");
+    let sweeps = |settings: Settings| {
+        let (mut world, handles) = scene_world::world(&scene, settings);
+        let mut per_step = Vec::new();
+        for step in 0..240 {
+            if step == 120 {
+                // (Out of the wall's plane, as `tests/threads.rs` pushes it.)
+                let push = Vec3::new(0.0, 0.0, 0.3);
+                world
+                    .set_linear_velocity(handles[400], push)
+                    .expect("a body");
+            }
+            world.step().expect("step");
+            per_step.push(world.stats().iterations);
+        }
+        per_step
+    };
+    let every = sweeps(Settings {
+        sweep_tolerance: 0.0,
+        ..Settings::without_sleeping()
+    });
+    assert!(every.iter().all(|&n| n == 12), "{every:?}");
+    let settled = sweeps(Settings::without_sleeping());
+    let resting = &settled[60..120];
+    let mean = resting.iter().sum::<u32>() as f32 / resting.len() as f32;
+    assert!(mean < 6.0, "{mean} sweeps a step at rest: {resting:?}");
+    // The push: the step it comes in starts settled and finds out in its first
+    // solve substep; the next steps sweep in full.
+    let pushed = &settled[121..124];
+    assert!(pushed.iter().all(|&n| n == 12), "{pushed:?} after the push");
+    let (_, m) = run(&scene, Settings::without_sleeping(), 600);
+    assert_metrics_stand("pyramid_40, settled", &m);
+}
+
 /// Standard scene `name` run `steps` steps at the defaults under `disturb`: drift and
 /// sag below the given metres, no energy rise, nothing moving.
 fn assert_disturbed_within(name: &str, steps: usize, disturb: Disturb, (drift, sag): (f32, f32)) {
@@ -339,17 +380,22 @@ fn fewer_sweeps_in_later_substeps_still_stand() {
     };
     assert_metrics_stand("pyramid_20", &measure_with("pyramid_20", fewer.clone()));
     assert_pyramid_40_within(fewer, 0.03, 0.03);
+    // (Every sweep run: at rest the pyramid's settled solves sweep once either way.)
+    let all = Settings {
+        sweep_tolerance: 0.0,
+        ..Settings::without_sleeping()
+    };
     let hash = pyramid_20_hash_after_1_s;
     let same = Settings {
         substep_iterations: Some(3),
-        ..Settings::without_sleeping()
+        ..all.clone()
     };
-    assert_eq!(hash(same), hash(Settings::without_sleeping()));
+    assert_eq!(hash(same), hash(all.clone()));
     let two = Settings {
         substep_iterations: Some(2),
-        ..Settings::without_sleeping()
+        ..all.clone()
     };
-    assert_ne!(hash(two), hash(Settings::without_sleeping()));
+    assert_ne!(hash(two), hash(all));
 }
 
 /// `Settings::friction_stride = 1`, friction rows in every sweep: the stiffer choice
@@ -367,8 +413,13 @@ fn friction_in_every_sweep_stands() {
     assert_ne!(hash(every.clone()), hash(Settings::without_sleeping()));
     let scene = thud_scene::standard("pyramid_20").expect("standard scene");
     // The step counts the row updates its sweeps did: at the default stride the middle
-    // one of each solve substep's three sweeps updates the normal rows alone.
+    // one of each solve substep's three sweeps updates the normal rows alone. (Every
+    // sweep run: the resting pyramid's first step settles.)
     let updates = |settings: Settings| {
+        let settings = Settings {
+            sweep_tolerance: 0.0,
+            ..settings
+        };
         let (mut world, _) = scene_world::world(&scene, settings);
         world.step().expect("step");
         let s = world.stats();

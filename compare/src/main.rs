@@ -16,6 +16,7 @@
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pyramid_20 --rock 0.02 --seconds 30
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pile_1000 --friction 0.45
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes all --touching-gap 0
+//! cargo run --release --manifest-path compare/Cargo.toml -- --scenes all --sweep-tolerance 0
 //! cargo run --release --manifest-path compare/Cargo.toml -- --scenes pile_1000 --draws 24
 //! ```
 //!
@@ -121,6 +122,12 @@ struct Args {
     /// *Touching gaps*). Rapier has no such setting.
     #[arg(long, value_name = "METRES")]
     touching_gap: Option<f32>,
+    /// Give thud this `Settings::sweep_tolerance` (m/s; its default is 1e-6, and 0 runs
+    /// every sweep always, as thud did before 2026-12-08): a solve substep after one
+    /// whose last sweep moved no contact's bodies by more than it runs one sweep
+    /// (`docs/dynamics.md`, *Settled solves*). Rapier has no such setting.
+    #[arg(long, value_name = "M_PER_S")]
+    sweep_tolerance: Option<f32>,
     /// Instead of the comparison: each scene run this many times in both engines, every
     /// body's friction the k-th of as many coefficients evenly spaced from 0.40 to 0.86,
     /// and the quality figures over the draws side by side (medians, p75, largest, a
@@ -363,6 +370,16 @@ fn run(args: &Args) -> Result<(), CompareError> {
             scene.settings.touching_gap = Some(gap);
         }
     }
+    if let Some(t) = args.sweep_tolerance {
+        if !(t.is_finite() && t >= 0.0) {
+            return Err(CompareError::Usage(format!(
+                "--sweep-tolerance must be a finite speed of at least 0 m/s, not {t}"
+            )));
+        }
+        for scene in &mut chosen {
+            scene.settings.sweep_tolerance = Some(t);
+        }
+    }
     if let Some(n) = args.draws {
         if args.scaling.is_some()
             || args.friction.is_some()
@@ -425,7 +442,10 @@ fn run(args: &Args) -> Result<(), CompareError> {
     };
     let gap = args
         .touching_gap
-        .map_or(String::new(), |g| format!(", touching_gap {g}"));
+        .map_or(String::new(), |g| format!(", touching_gap {g}"))
+        + &args
+            .sweep_tolerance
+            .map_or(String::new(), |t| format!(", sweep_tolerance {t}"));
     let heading = format!(
         "thud (Settings::without_sleeping(): {thud_substeps} solve substeps × \
          {thud_iterations} PGS sweeps, friction_stride {friction_stride}{gap}) vs Rapier (IntegrationParameters::default(){}: \
@@ -465,6 +485,7 @@ fn run(args: &Args) -> Result<(), CompareError> {
             "rock_rad_per_s": args.rock,
             "friction": args.friction,
             "thud_touching_gap": args.touching_gap,
+            "thud_sweep_tolerance": args.sweep_tolerance,
         });
         let text = serde_json::to_string_pretty(&table::json(&rows, settings))
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
@@ -523,7 +544,10 @@ fn draws_run(args: &Args, chosen: &[Scene], n: usize) -> Result<(), CompareError
     }
     let gap = args
         .touching_gap
-        .map_or(String::new(), |g| format!(", touching_gap {g}"));
+        .map_or(String::new(), |g| format!(", touching_gap {g}"))
+        + &args
+            .sweep_tolerance
+            .map_or(String::new(), |t| format!(", sweep_tolerance {t}"));
     let heading = format!(
         "thud (Settings::without_sleeping(){gap}) vs Rapier (IntegrationParameters::default(){}); \
          sleeping off; {n} draws a scene, every body's friction from {:.2} to {:.2}; one run \

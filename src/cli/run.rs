@@ -57,6 +57,11 @@ fn bad_option(args: &RunArgs) -> Option<String> {
     {
         return Some(format!("--touching-gap must be ≥ 0 m, got {g}"));
     }
+    if let Some(t) = args.sweep_tolerance
+        && !(t.is_finite() && t >= 0.0)
+    {
+        return Some(format!("--sweep-tolerance must be ≥ 0 m/s, got {t}"));
+    }
     if args.threads == Some(0) {
         return Some("--threads must be ≥ 1".into());
     }
@@ -86,6 +91,7 @@ pub fn run(args: &RunArgs) -> u8 {
         friction_stride: args.friction_stride,
         reuse_rows_within: args.reuse_rows,
         touching_gap: args.touching_gap,
+        sweep_tolerance: args.sweep_tolerance,
         solve_substeps: args.solve_substeps,
         sleeping: args.sleep.map(|s| s == OnOff::On),
         threads,

@@ -3,6 +3,7 @@
 //!
 //! `cargo run --release -p thud-dynamics --example scene_metrics -- tower_20 pyramid_20`
 //! Settings overrides through the environment: `THUD_ITER`, `THUD_ERP`, `THUD_SLOP`, `THUD_GAP` (`touching_gap`),
+//! `THUD_SWEEP_TOL` (`sweep_tolerance`),
 //! `THUD_SPLIT` (0/1), `THUD_SPLIT_ITER`, `THUD_DEEP_ITER` (`deep_split_iterations`), `THUD_DEEP`
 //! (`deep_penetration`), `THUD_SPLIT_EVERY` (0/1), `THUD_MARGIN`, `THUD_SUBSTEPS`, `THUD_SOLVE_SUBSTEPS`,
 //! `THUD_LATER_ITER` (`substep_iterations`), `THUD_FRICTION_STRIDE`, `THUD_OMEGA`, `THUD_MODE` (pgs/auto/exact), `THUD_ORDER` (`colored`: `SweepOrder::Colored`), `THUD_EXACT_TOL`, `THUD_BUDGET` (`exact_rows_per_step`), `THUD_MIN_PAIRS`
@@ -42,6 +43,9 @@ fn main() {
     }
     if let Some(v) = env("THUD_SLOP") {
         s.slop = v;
+    }
+    if let Some(v) = env("THUD_SWEEP_TOL") {
+        s.sweep_tolerance = v;
     }
     if let Some(v) = env("THUD_GAP") {
         s.touching_gap = v;

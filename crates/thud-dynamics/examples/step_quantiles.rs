@@ -19,7 +19,8 @@
 //! `Settings::reuse_rows_within`, `THUD_GAP` `Settings::touching_gap`, `THUD_SWEEPS`
 //! (`first/later`, e.g. `3/3,2/2`) `Settings::iterations` and `substep_iterations`,
 //! `THUD_DEEP_ITER` `Settings::deep_split_iterations` (and `THUD_DEEP`
-//! `Settings::deep_penetration`, for every world); a
+//! `Settings::deep_penetration`, for every world), `THUD_SWEEP_TOL`
+//! `Settings::sweep_tolerance`; a
 //! list (`1,2`) compares settings in one process: one world per value (per combination
 //! of values where several are lists), stepped in turns of 20
 //! steps each (`THUD_BLOCK`), so that the host's slow and fast spells
@@ -63,6 +64,8 @@ struct Times {
     relaid: usize,
     /// Solves whose sweeps ran on the pool's threads.
     threaded: u32,
+    /// Velocity sweeps over the steps (`StepStats::iterations`).
+    sweeps: u64,
     /// Each step's counts (`THUD_WINDOW`).
     steps: Vec<Counts>,
 }
@@ -85,14 +88,15 @@ fn list<T: std::str::FromStr>(key: &str) -> Vec<Option<T>> {
 }
 
 /// One world's settings: `friction_stride`, `reuse_rows_within`,
-/// `deep_split_iterations`, `touching_gap` and the sweeps of a solve substep, the first
-/// and the later ones (`None`: the default).
+/// `deep_split_iterations`, `touching_gap`, the sweeps of a solve substep, the first
+/// and the later ones, and `sweep_tolerance` (`None`: the default).
 type Variant = (
     Option<u32>,
     Option<f32>,
     Option<u32>,
     Option<f32>,
     Option<(u32, u32)>,
+    Option<f32>,
 );
 
 /// `THUD_SWEEPS`: a comma-separated list of `first/later` sweep counts (`3/2`: three
@@ -124,12 +128,14 @@ fn main() {
     let deeps: Vec<Option<u32>> = list("THUD_DEEP_ITER");
     let gaps: Vec<Option<f32>> = list("THUD_GAP");
     let sweeps = sweep_list();
+    let tolerances: Vec<Option<f32>> = list("THUD_SWEEP_TOL");
     let variants: Vec<Variant> = strides
         .iter()
         .flat_map(|&k| reuses.iter().map(move |&r| (k, r)))
         .flat_map(|(k, r)| deeps.iter().map(move |&d| (k, r, d)))
         .flat_map(|(k, r, d)| gaps.iter().map(move |&g| (k, r, d, g)))
         .flat_map(|(k, r, d, g)| sweeps.iter().map(move |&w| (k, r, d, g, w)))
+        .flat_map(|(k, r, d, g, w)| tolerances.iter().map(move |&t| (k, r, d, g, w, t)))
         .collect();
     for name in std::env::args().skip(1) {
         let mut scene = thud_scene::standard(&name).expect("standard scene name");
@@ -138,7 +144,7 @@ fn main() {
         }
         let mut worlds: Vec<_> = variants
             .iter()
-            .map(|&(stride, reuse, deep, gap, sweeps)| {
+            .map(|&(stride, reuse, deep, gap, sweeps, tolerance)| {
                 let mut settings = Settings::without_sleeping();
                 if let Some((first, later)) = sweeps {
                     settings.iterations = first;
@@ -149,6 +155,9 @@ fn main() {
                 }
                 if let Some(d) = deep {
                     settings.deep_split_iterations = d;
+                }
+                if let Some(t) = tolerance {
+                    settings.sweep_tolerance = t;
                 }
                 if let Some(d) = env("THUD_DEEP") {
                     settings.deep_penetration = d;
@@ -191,6 +200,7 @@ fn main() {
                 rebuilt: 0,
                 relaid: 0,
                 threaded: 0,
+                sweeps: 0,
                 steps: Vec::new(),
             })
             .collect();
@@ -216,6 +226,7 @@ fn main() {
                         t.rebuilt += st.rows_rebuilt;
                         t.relaid += usize::from(st.rows_relaid > 0);
                         t.threaded += st.threaded_solves;
+                        t.sweeps += u64::from(st.iterations);
                         t.steps.push(Counts {
                             kept: st.rows_kept,
                             manifolds: st.manifolds,
@@ -235,7 +246,7 @@ fn main() {
         }
         let q = |v: &mut Vec<f64>| format!("{:.4} / {:.4}", quantile(v, 0.1), quantile(v, 0.5));
         let mut first: Option<(f64, f64)> = None;
-        for (t, (stride, reuse, deep, gap, sweep)) in times.iter_mut().zip(&variants) {
+        for (t, (stride, reuse, deep, gap, sweep, tolerance)) in times.iter_mut().zip(&variants) {
             let mut label = name.clone();
             if let Some(d) = deep.filter(|_| deeps.len() > 1) {
                 label += &format!(" (deep_split_iterations {d})");
@@ -252,14 +263,18 @@ fn main() {
             if let Some((a, b)) = sweep.filter(|_| sweeps.len() > 1) {
                 label += &format!(" (sweeps {a}/{b})");
             }
+            if let Some(v) = tolerance.filter(|_| tolerances.len() > 1) {
+                label += &format!(" (sweep_tolerance {v})");
+            }
             println!(
-                "{label}: step p10 / median {} ms, rows kept in {} of {} steps ({:.1} units built again a step; {} through a changed point count), {:.2} solves a step on threads",
+                "{label}: step p10 / median {} ms, rows kept in {} of {} steps ({:.1} units built again a step; {} through a changed point count), {:.2} solves a step on threads, {:.1} sweeps a step",
                 q(&mut t.total),
                 t.kept,
                 t.total.len(),
                 t.rebuilt as f64 / t.kept.max(1) as f64,
                 t.relaid,
-                f64::from(t.threaded) / t.total.len().max(1) as f64
+                f64::from(t.threaded) / t.total.len().max(1) as f64,
+                t.sweeps as f64 / t.total.len().max(1) as f64
             );
             for (s, g) in t.stages.iter_mut().zip(Stage::ALL) {
                 println!("  {:14} {} ms", g.name(), q(s));

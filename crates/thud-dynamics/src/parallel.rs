@@ -980,6 +980,10 @@ impl Schedule {
     ///
     /// In the block order ([`run_blocks`](Self::run_blocks)) the seam's units take their
     /// sweeps after the regions' units they share bodies with.
+    ///
+    /// With `measure`, returns the largest change of a row's velocity in the last sweep
+    /// (`wide::solve_group`): the largest of the units' own, whichever thread ran them
+    /// (0 without).
     #[allow(clippy::too_many_arguments)]
     pub fn velocity_sweeps(
         &mut self,
@@ -988,10 +992,10 @@ impl Schedule {
         t: &[WideT],
         rows: LastRows<'_>,
         dv: &mut [Velocity],
-        (sweeps, friction_stride): (u32, u32),
+        (sweeps, friction_stride, measure): (u32, u32, bool),
         omega: f32,
         (last, fresh): (LastSweep<'_>, Option<&Refresh<'_>>),
-    ) {
+    ) -> f32 {
         debug_assert_eq!(sweep.units.len(), self.len());
         let w = Vec4::splat(omega);
         let pts = Shared::new(slots);
@@ -1005,12 +1009,23 @@ impl Schedule {
         let write = last.write.map(|wb| (wb.source, Shared::new(wb.manifolds)));
         let tail = pseudo.is_some() || last.sum;
         let block = !self.block_len.is_empty();
+        // The last sweep's largest change, as `f32` bits (a non-negative float's bits
+        // order as it does; a NaN's above every other). Read first, so that a unit
+        // below it writes nothing.
+        let change = AtomicU32::new(0);
         let task = |s: u32, u: usize| {
             let [g0, g1] = sweep.units[u];
             let g = &groups[g0 as usize];
             let h = groups.get(g1 as usize);
             let dv = &mut SharedVelocities(vel);
             let friction = crate::pgs::friction_sweep(s, sweeps, friction_stride);
+            let pass = (friction, measure && friction && s + 1 == sweeps);
+            let note = |c: f32| {
+                let c = if c.is_nan() { f32::INFINITY } else { c };
+                if c > f32::from_bits(change.load(Ordering::Relaxed)) {
+                    change.fetch_max(c.to_bits(), Ordering::Relaxed);
+                }
+            };
             if let Some(r) = fresh.filter(|_| s == 0) {
                 // SAFETY: as below, the unit's slots and wide points are this task's.
                 unsafe { refresh_unit(kernel, sweep.shared, (g, h), pts, side, r) };
@@ -1023,7 +1038,7 @@ impl Schedule {
                     // (module docs), so no other thread holds unit u's slots (a unit's
                     // slots are its own: `wide::assign_slots` with a schedule).
                     let p = unsafe { pts.slice(first..first + n) };
-                    kernel.solve([g, h], p, dv, false, friction);
+                    note(kernel.solve([g, h], p, dv, false, pass));
                 }
                 _ => kernel.run(
                     #[inline(always)]
@@ -1032,11 +1047,11 @@ impl Schedule {
                             // SAFETY: as above, the unit's groups' slots are this task's.
                             let p = unsafe { pts.slice(grp.slots()) };
                             let t = &t[grp.t_range()];
-                            if omega == 1.0 {
-                                solve_group(grp, p, t, dv, GaussSeidel, false, friction);
+                            note(if omega == 1.0 {
+                                solve_group(grp, p, t, dv, GaussSeidel, false, pass)
                             } else {
-                                solve_group(grp, p, t, dv, Sor(w), false, friction);
-                            }
+                                solve_group(grp, p, t, dv, Sor(w), false, pass)
+                            });
                         }
                     },
                 ),
@@ -1112,6 +1127,7 @@ impl Schedule {
         } else {
             self.run(sweeps, task);
         }
+        f32::from_bits(change.into_inner())
     }
 
     /// Every unit's rows, and their warm impulses into `dv`, as the serial build of

@@ -73,6 +73,20 @@ pub struct Settings {
     /// PGS sweeps over all rows per solve substep (see `solve_substeps`); with
     /// `substep_iterations`, in the first solve substep only.
     pub iterations: u32,
+    /// How far a sweep may still move a contact's bodies for the rows to count as
+    /// settled, m/s (default 10⁻⁶): where the last sweep of a solve substep changed no
+    /// contact row's impulse by more than this in velocity, `|Δλ|·(1/m_a + 1/m_b)`, the
+    /// next solve substep over the same rows sweeps them once instead of `iterations`
+    /// times, and that sweep measures again. A structure at rest sits at its solve's
+    /// fixed point (with the default `touching_gap`, a resting `pyramid_100`'s sweeps
+    /// move no body by more than 10⁻⁵ m/s), so its later sweeps only round: at rest
+    /// `pyramid_40` sweeps about 5 times a step instead of 12 and `pyramid_100` about 7,
+    /// and their steps are a quarter shorter. Rows built (or some built again), a body
+    /// the caller moved or pushed, or a bounce make every sweep run; rows outside the
+    /// groups (joints, the overflow set) take all their sweeps, and a solve whose groups
+    /// share a body with them never settles. 0 runs every sweep always
+    /// (`docs/dynamics.md`, *Settled solves*).
+    pub sweep_tolerance: f32,
     /// PGS sweeps in each solve substep after the first (`None`: `iterations`). The
     /// later substeps start from the λ of the one before, over the same contacts, so
     /// they converge from a closer start: 3 then 2 (9 sweeps a step instead of 12) is
@@ -285,6 +299,7 @@ impl Default for Settings {
             erp: 0.1,
             slop: 0.0002,
             touching_gap: 1e-5,
+            sweep_tolerance: 1e-6,
             max_correction_velocity: 2.0,
             split_iterations: 1,
             deep_split_iterations: 4,
@@ -353,6 +368,7 @@ impl Settings {
             (self.erp, "erp"),
             (self.slop, "slop"),
             (self.touching_gap, "touching_gap"),
+            (self.sweep_tolerance, "sweep_tolerance"),
             (self.max_correction_velocity, "max_correction_velocity"),
             (self.contact_margin, "contact_margin"),
             (self.restitution_threshold, "restitution_threshold"),

@@ -81,6 +81,25 @@
 //! crosses the seam once a solve instead of once a sweep; that costs stiffness, which is
 //! why only the largest sweeps take this order (`docs/performance-log.md`, *The
 //! block order for the largest sweeps*).
+//!
+//! **Settled solves** (`Settings::sweep_tolerance`, `τ`). The last sweep of a solve
+//! measures how far it still moved the bodies: each row's impulse change `δ = λ' − λ`
+//! moves its two bodies apart along the row by `|δ|·(1/m_a + 1/m_b)` in their linear
+//! velocity (the angular part aside), and the kernels keep the largest over their lanes
+//! (`solve_group`, `PairKernel::solve`, one `max` of `|δ|` a row, times the lane's
+//! `1/m_a + 1/m_b` once a unit):
+//!
+//! ```text
+//!   c = max over the groups' rows of |δ|·(1/m_a + 1/m_b)
+//!   c ≤ τ  →  the next solve over the same rows: one sweep (the last, measured again)
+//! ```
+//!
+//! A structure at rest is at the solve's fixed point, where the sweeps after the first
+//! only round. Only the groups' rows are measured, so a solve settles only where every
+//! other row (joints', the overflow set's) lies apart from them; those take all their
+//! sweeps after the groups' one (`apart_sweeps`). On threads the units' changes meet
+//! in one `fetch_max` of their `f32` bits (`parallel.rs`), the same maximum in any
+//! order.
 
 use std::time::{Duration, Instant};
 
@@ -835,6 +854,33 @@ pub(crate) struct WideContacts {
     /// At most this many parts for the multi-threaded sweeps instead of the machine's
     /// cores (tests that run more parts than the machine has cores).
     max_parts: Option<usize>,
+    /// Whether the next [`solve`](Self::solve)'s last sweep measures how far it still
+    /// moves the bodies ([`change`](Self::change), `Settings::sweep_tolerance`).
+    pub(crate) measure: bool,
+    /// The largest change of a row's velocity in the last measured sweep,
+    /// `|Δλ|·(1/m_a + 1/m_b)` (`solve_group`); `∞` where rows outside the groups (the
+    /// overflow set's, joints') took part, which go unmeasured.
+    change: f32,
+    /// Whether the solve under way measures (`measure`, where it may).
+    measuring: bool,
+    /// Whether the last measured sweep left the groups' rows settled
+    /// (`Settings::sweep_tolerance`): set by the caller, the next
+    /// [`solve`](Self::solve) then sweeps them once where every other row is apart
+    /// from them.
+    pub(crate) settled: bool,
+    /// The groups' sweeps in the last solve.
+    group_sweeps: u32,
+}
+
+/// The larger of two changes, a NaN taken as infinite (a row gone wrong is no sign of
+/// rest).
+#[inline]
+pub(crate) fn most(a: f32, b: f32) -> f32 {
+    if b.is_nan() || a.is_nan() {
+        f32::INFINITY
+    } else {
+        a.max(b)
+    }
 }
 
 /// The overflow set in the order its paired sweeps take it
@@ -1308,6 +1354,9 @@ pub(crate) fn scatter<V: Velocities + ?Sized>(dv: &mut V, idx: [u32; 4], movable
 /// One group: gather, the points in order (forward or backward), scatter. `pts` are
 /// the group's own wide points, `t` its [`WideT`] blocks (empty for a group of
 /// isotropic bodies). Without `friction`, only the normal rows (`pgs::friction_sweep`).
+/// With `measure` (and `friction`) it returns the largest change of a row's velocity
+/// the update made, `|Δλ|·(1/m_a + 1/m_b)` over its rows and lanes (how far the sweep
+/// still moves the bodies, `Settings::sweep_tolerance`), and 0 otherwise.
 #[inline(always)]
 pub(crate) fn solve_group<V: Velocities + ?Sized, R: Relax>(
     g: &Group,
@@ -1316,12 +1365,12 @@ pub(crate) fn solve_group<V: Velocities + ?Sized, R: Relax>(
     dv: &mut V,
     omega: R,
     back: bool,
-    friction: bool,
-) {
+    pass: (bool, bool),
+) -> f32 {
     if g.t_blocks {
-        solve_group_with(g, slots, t, dv, omega, back, friction);
+        solve_group_with(g, slots, t, dv, omega, back, pass)
     } else {
-        solve_group_with(g, slots, g.isotropic(), dv, omega, back, friction);
+        solve_group_with(g, slots, g.isotropic(), dv, omega, back, pass)
     }
 }
 
@@ -1333,8 +1382,8 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
     dv: &mut V,
     omega: R,
     back: bool,
-    friction: bool,
-) {
+    (friction, measure): (bool, bool),
+) -> f32 {
     let mut va = gather(dv, g.a);
     let mut vb = gather(dv, g.b);
     let (ima, imb) = (g.inv_mass_a, g.inv_mass_b);
@@ -1344,6 +1393,8 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
     let m = ima + imb;
     let h = g.half();
     let n = slots.len();
+    // The lanes' largest `|Δλ|` (`measure`).
+    let mut change = Vec4::ZERO;
     for k in 0..n {
         let i = if back { n - 1 - k } else { k };
         let slot = &mut slots[i];
@@ -1383,6 +1434,9 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
         apply_angular(t.t(i, 0, &rn), en, &mut va, &mut vb);
         w[0] += en * m;
         slot.set_lambdas(h, [nn, n1, n2]);
+        if measure {
+            change = change.max(e1.abs()).max(e2.abs()).max(en.abs());
+        }
     }
     let dw = [w[0] - w0[0], w[1] - w0[1], w[2] - w0[2]];
     let rel = (*dn * dw[0] + *d1 * dw[1]) + *d2 * dw[2];
@@ -1390,6 +1444,7 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
     vb.lin += rel * g.share_b;
     scatter(dv, g.a, g.movable, &va);
     scatter(dv, g.b, g.movable >> 4, &vb);
+    (change * m).max_element()
 }
 
 /// The lanes' relative linear velocity `v_b − v_a` in the manifold's basis (normal,
@@ -2179,6 +2234,10 @@ impl WideContacts {
         let kernel = self.pairs;
         let (first, n) = (range.start, range.len());
         let couples = pairs && self.shared && !friction && !back && last.is_none();
+        // The solve's last sweep (which has friction rows) measures its change.
+        let measure = self.measuring && friction && last.is_some();
+        let pass = (friction, measure);
+        let mut change = 0.0f32;
         let mut i = 0;
         while i < n {
             let u = if back { first + n - 1 - i } else { first + i };
@@ -2204,14 +2263,16 @@ impl WideContacts {
                     let n = g.slots().len().max(h.slots().len());
                     let first = g.slots().start;
                     let slots = &mut self.slots[first..first + n];
-                    kernel.solve([g, h], slots, dv, back, friction);
+                    change = most(change, kernel.solve([g, h], slots, dv, back, pass));
                 }
                 _ => {
                     let t = &self.t[g.t_range()];
-                    solve_group(g, &mut self.slots[g.slots()], t, dv, w, back, friction);
+                    let c = solve_group(g, &mut self.slots[g.slots()], t, dv, w, back, pass);
+                    change = most(change, c);
                     if let Some(h) = h {
                         let t = &self.t[h.t_range()];
-                        solve_group(h, &mut self.slots[h.slots()], t, dv, w, back, friction);
+                        let c = solve_group(h, &mut self.slots[h.slots()], t, dv, w, back, pass);
+                        change = most(change, c);
                     }
                 }
             }
@@ -2234,6 +2295,42 @@ impl WideContacts {
                     );
                 }
             }
+        }
+        if measure {
+            self.change = most(self.change, change);
+        }
+    }
+
+    /// The largest change of a row's velocity in the last solve's last sweep, where it
+    /// measured ([`measure`](Self::measure)); `∞` where it did not.
+    pub(crate) fn change(&self) -> f32 {
+        self.change
+    }
+
+    /// The groups' sweeps in the last solve (one where it was settled).
+    pub(crate) fn group_sweeps(&self) -> u32 {
+        self.group_sweeps
+    }
+
+    /// After the groups' sweeps, the rows apart from them (`joints` apart, the overflow
+    /// set apart): `iterations` sweeps of the joint rows then the overflow set's, as
+    /// the serial sweep meets them (two overflow manifolds at a time without joints).
+    fn apart_sweeps(
+        &mut self,
+        store: &mut ContactStore,
+        joints: &mut [crate::joint::rows::JointRow],
+        dv: &mut [Velocity],
+        omega: f32,
+        iterations: u32,
+    ) {
+        if joints.is_empty() {
+            self.overflow_sweeps_paired(store, dv, omega, iterations);
+            return;
+        }
+        for _ in 0..iterations {
+            pgs::sweep_joints(joints, dv, false);
+            self.overflow(store, dv, omega, false);
+            dv[0] = Velocity::ZERO;
         }
     }
 
@@ -2369,6 +2466,16 @@ impl WideContacts {
         self.split_written |= last.split.is_some();
         let sweeps = (iterations, friction_stride);
         let apart = self.joints_apart(joints);
+        // Only the groups' rows measure their change, so a solve settles only where
+        // every other row (joints', the overflow set's) is apart from them, and those
+        // rows take all their sweeps whatever the groups' take.
+        let others_apart = (joints.is_empty() || apart)
+            && (self.coloring.overflow.is_empty() || self.coloring.overflow_apart());
+        let measure = self.measure && others_apart;
+        self.measuring = measure;
+        self.change = if measure { 0.0 } else { f32::INFINITY };
+        let settled = self.settled && measure && iterations > 1;
+        self.group_sweeps = if settled { 1 } else { iterations };
         // Joint rows on bodies the groups move (a ragdoll or a chain lying among the
         // boxes) run inside the wavefront, in each sweep before its units as in the
         // plain order, and an overflow set apart from the groups and from them after
@@ -2388,12 +2495,35 @@ impl WideContacts {
         // The parallel sweeps refresh each unit in its first sweep's task, on the thread
         // that sweeps it, so that its rows stay in that core's cache.
         let fuse = (wavefront && large) || parallel;
+        let fuse = fuse && !settled;
         if let Some(r) = fresh.as_ref().filter(|_| !fuse) {
             let t0 = Instant::now();
             self.refresh(r);
             self.refresh_time += t0.elapsed();
         }
         let fresh = fresh.filter(|_| fuse);
+        if settled && !parallel {
+            // The groups' one sweep (the solve's last, with its friction rows and the
+            // work that rides along), then the rows apart from them, all their sweeps.
+            let kernel = self.pairs;
+            let pairs = kernel.pairs() && omega == 1.0;
+            let units = 0..self.units.len();
+            let pass = (false, true);
+            kernel.run(
+                #[inline(always)]
+                || {
+                    if omega == 1.0 {
+                        self.run_units(units, dv, GaussSeidel, pairs, pass, Some(&mut last));
+                    } else {
+                        let w = Sor(Vec4::splat(omega));
+                        self.run_units(units, dv, w, pairs, pass, Some(&mut last));
+                    }
+                },
+            );
+            dv[0] = Velocity::ZERO;
+            self.apart_sweeps(store, joints, dv, omega, iterations);
+            return;
+        }
         #[cfg(test)]
         {
             self.fused_refresh.1 += usize::from(fresh.is_some() && !parallel);
@@ -2412,16 +2542,19 @@ impl WideContacts {
                 impulse: &mut self.impulse,
                 lane_manifolds: &self.lane_manifolds,
             };
-            self.schedule.velocity_sweeps(
+            let change = self.schedule.velocity_sweeps(
                 &sweep,
                 &mut self.slots,
                 &self.t,
                 rows,
                 dv,
-                (iterations, friction_stride),
+                (self.group_sweeps, friction_stride, measure),
                 omega,
                 (last, fresh.as_ref()),
             );
+            if measure {
+                self.change = change;
+            }
             // (The schedule sweeps the seam too, after the regions' units it meets.)
             dv[0] = Velocity::ZERO;
             // The overflow set's islands share no body with the groups: their sweeps

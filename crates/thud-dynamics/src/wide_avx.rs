@@ -160,7 +160,9 @@ impl PairKernel {
     /// One Gauss-Seidel sweep of two groups that may run side by side (no movable body
     /// in common) and share `slots` (`g[0]` in half 0, `g[1]` in half 1; as many as the
     /// longer group has wide points): `wide::solve_group` for each, with the same bits
-    /// (without `friction`, the normal rows only: `pgs::friction_sweep`).
+    /// (without `friction`, the normal rows only: `pgs::friction_sweep`). With `measure`
+    /// (and `friction`) it returns the largest change of a row's velocity,
+    /// `|Δλ|·(1/m_a + 1/m_b)` (`wide::solve_group`), and 0 otherwise.
     #[inline(always)]
     pub(crate) fn solve<V: Velocities + ?Sized>(
         self,
@@ -168,8 +170,8 @@ impl PairKernel {
         slots: &mut [WideSlot],
         dv: &mut V,
         back: bool,
-        friction: bool,
-    ) {
+        (friction, measure): (bool, bool),
+    ) -> f32 {
         debug_assert_eq!((g[0].half(), g[1].half()), (0, 1));
         debug_assert_eq!(g[0].slots().start, g[1].slots().start);
         debug_assert_eq!(slots.len(), g[0].slots().len().max(g[1].slots().len()));
@@ -177,24 +179,41 @@ impl PairKernel {
         if self.pairs()
             && let Some(e) = Entries::of(dv, &g)
         {
-            match self.0 {
+            return match (self.0, friction, measure) {
                 // SAFETY: `detect` found the kernel's features on this CPU, and `e`
                 // checked the groups' body indices.
-                Isa::Avx512 if friction => unsafe { solve_pair_avx512::<true>(g, slots, e, back) },
+                (Isa::Avx512, true, true) => unsafe {
+                    solve_pair_avx512::<true, true>(g, slots, e, back)
+                },
                 // SAFETY: as above.
-                Isa::Avx512 => unsafe { solve_pair_avx512::<false>(g, slots, e, back) },
+                (Isa::Avx512, true, false) => unsafe {
+                    solve_pair_avx512::<true, false>(g, slots, e, back)
+                },
                 // SAFETY: as above.
-                Isa::Avx if friction => unsafe { solve_pair_avx::<true>(g, slots, e, back) },
+                (Isa::Avx512, false, _) => unsafe {
+                    solve_pair_avx512::<false, false>(g, slots, e, back)
+                },
                 // SAFETY: as above.
-                Isa::Avx => unsafe { solve_pair_avx::<false>(g, slots, e, back) },
-                Isa::None => {}
-            }
-            return;
+                (Isa::Avx, true, true) => unsafe {
+                    solve_pair_avx::<true, true>(g, slots, e, back)
+                },
+                // SAFETY: as above.
+                (Isa::Avx, true, false) => unsafe {
+                    solve_pair_avx::<true, false>(g, slots, e, back)
+                },
+                // SAFETY: as above.
+                (Isa::Avx, false, _) => unsafe {
+                    solve_pair_avx::<false, false>(g, slots, e, back)
+                },
+                (Isa::None, ..) => 0.0,
+            };
         }
         let (c0, c1) = (g[0].slots().len(), g[1].slots().len());
         let w = GaussSeidel;
-        solve_group(g[0], &mut slots[..c0], &[], dv, w, back, friction);
-        solve_group(g[1], &mut slots[..c1], &[], dv, w, back, friction);
+        let pass = (friction, measure);
+        let a = solve_group(g[0], &mut slots[..c0], &[], dv, w, back, pass);
+        let b = solve_group(g[1], &mut slots[..c1], &[], dv, w, back, pass);
+        crate::wide::most(a, b)
     }
 
     /// Two pair units (each as [`solve`](Self::solve) takes them) that share no movable
@@ -233,8 +252,8 @@ impl PairKernel {
             }
         }
         let [s0, s1] = slots;
-        self.solve(units[0], s0, dv, false, false);
-        self.solve(units[1], s1, dv, false, false);
+        self.solve(units[0], s0, dv, false, (false, false));
+        self.solve(units[1], s1, dv, false, (false, false));
     }
 
     /// The solve-substep refresh of two groups that share their `slots` (`g[0]` in half
@@ -862,23 +881,27 @@ mod kernel {
     macro_rules! pair_kernel {
         ($name:ident, $feature:literal) => {
             /// One Gauss-Seidel sweep of two groups (see `PairKernel::solve`), with the
-            /// friction rows or (`FRICTION` false) the normal rows alone.
+            /// friction rows or (`FRICTION` false) the normal rows alone; with `MEASURE`
+            /// (and `FRICTION`) it returns the largest `|Δλ|·(1/m_a + 1/m_b)` of its
+            /// rows, and 0 otherwise.
             ///
             /// # Safety
             ///
             /// The CPU must have the kernel's features (`PairKernel::detect`), and `e`
             /// must hold `dV` for the groups `g` (`Entries::of`).
             #[target_feature(enable = $feature)]
-            pub(super) unsafe fn $name<const FRICTION: bool>(
+            pub(super) unsafe fn $name<const FRICTION: bool, const MEASURE: bool>(
                 g: [&Group; 2],
                 slots: &mut [WideSlot],
                 e: Entries<'_>,
                 back: bool,
-            ) {
+            ) -> f32 {
                 align_frame();
                 let (mut va, mut vb, inv_i, dirs, w0, m, friction) = unit_start!(e, g);
                 let mut w = w0;
                 let zero = F8::splat(0.0);
+                // The lanes' largest `|Δλ|` (`MEASURE`).
+                let mut change = zero;
                 // One point `k` of both groups.
                 macro_rules! point {
                     ($k:expr) => {{
@@ -917,6 +940,9 @@ mod kernel {
                         n1.store(&mut q1.lambda);
                         n2.store(&mut q2.lambda);
                         nn.store(&mut qn.lambda);
+                        if MEASURE {
+                            change = change.max(e1.abs()).max(e2.abs()).max(en.abs());
+                        }
                     }};
                 }
                 // The points both groups have, then (a ragged pair) the longer one's
@@ -930,35 +956,46 @@ mod kernel {
                 } else {
                     F8::join(Vec4::ZERO, Vec4::splat(-0.0))
                 };
-                let rest = |va: &mut Vel8, vb: &mut Vel8, w: &mut [F8; 3], kept: (V8, V8, [F8; 3])| {
+                let rest = |va: &mut Vel8,
+                            vb: &mut Vel8,
+                            w: &mut [F8; 3],
+                            change: &mut F8,
+                            kept: (V8, V8, [F8; 3], F8)| {
                     va.ang = kept.0.select(short, va.ang);
                     vb.ang = kept.1.select(short, vb.ang);
                     *w = [0, 1, 2].map(|k| kept.2[k].select(short, w[k]));
+                    *change = kept.3.select(short, *change);
                 };
                 if !back {
                     for k in 0..common {
                         point!(k);
                     }
                     if common < n {
-                        let kept = (va.ang, vb.ang, w);
+                        let kept = (va.ang, vb.ang, w, change);
                         for k in common..n {
                             point!(k);
                         }
-                        rest(&mut va, &mut vb, &mut w, kept);
+                        rest(&mut va, &mut vb, &mut w, &mut change, kept);
                     }
                 } else {
                     if common < n {
-                        let kept = (va.ang, vb.ang, w);
+                        let kept = (va.ang, vb.ang, w, change);
                         for k in (common..n).rev() {
                             point!(k);
                         }
-                        rest(&mut va, &mut vb, &mut w, kept);
+                        rest(&mut va, &mut vb, &mut w, &mut change, kept);
                     }
                     for k in (0..common).rev() {
                         point!(k);
                     }
                 }
                 unit_finish!(e, g, va, vb, dirs, w0, w);
+                if MEASURE {
+                    let c = change.mul(m);
+                    c.lo().max(c.hi()).max_element()
+                } else {
+                    0.0
+                }
             }
         };
     }

@@ -81,6 +81,9 @@ pub fn settings_on(s: &SceneSettings, base: Settings) -> Settings {
     if let Some(g) = s.touching_gap {
         out.touching_gap = g;
     }
+    if let Some(t) = s.sweep_tolerance {
+        out.sweep_tolerance = t;
+    }
     out
 }
 

@@ -390,6 +390,14 @@ pub fn resolve(mut scene: Scene, src: Option<&str>, file: &str) -> Result<Scene,
             ));
         }
     }
+    if let Some(t) = s.sweep_tolerance.filter(|t| !(t.is_finite() && *t >= 0.0)) {
+        return Err(r.error(
+            "sweep_tolerance",
+            "",
+            "settings.sweep_tolerance".into(),
+            format!("must be ≥ 0 m/s, got {t}"),
+        ));
+    }
     if !s.gravity.is_finite() {
         return Err(r.error(
             "gravity",

@@ -134,6 +134,12 @@ pub struct SceneSettings {
     /// flat (`Settings::touching_gap`); the engine's default (1e-5) when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub touching_gap: Option<f32>,
+    /// How far a sweep may still move a contact's bodies (m/s) for a solve substep's
+    /// rows to count as settled, the next one then running one sweep
+    /// (`Settings::sweep_tolerance`; 0: every sweep always); the engine's default
+    /// (1e-6) when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep_tolerance: Option<f32>,
     /// Gravity, m/s².
     #[serde(default = "default_gravity")]
     pub gravity: Vec3,
@@ -163,6 +169,7 @@ impl Default for SceneSettings {
             solve_substeps: None,
             reuse_rows_within: None,
             touching_gap: None,
+            sweep_tolerance: None,
             gravity: default_gravity(),
             sleeping: true,
         }

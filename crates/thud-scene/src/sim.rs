@@ -52,6 +52,9 @@ pub struct RunOptions {
     pub reuse_rows_within: Option<f32>,
     /// A resting contact's gap that counts as touching (`Settings::touching_gap`).
     pub touching_gap: Option<f32>,
+    /// How far a sweep may still move a contact's bodies for its rows to count as
+    /// settled, m/s (`Settings::sweep_tolerance`).
+    pub sweep_tolerance: Option<f32>,
     /// Solve substeps per step.
     pub solve_substeps: Option<u32>,
     /// Sleeping on or off.
@@ -143,6 +146,15 @@ impl Simulation {
                 }
                 *into = Some(d);
             }
+        }
+        if let Some(t) = options.sweep_tolerance {
+            if !(t.is_finite() && t >= 0.0) {
+                return Err(SceneError::Engine {
+                    body: None,
+                    message: format!("sweep_tolerance must be ≥ 0 m/s, got {t}"),
+                });
+            }
+            scene.settings.sweep_tolerance = Some(t);
         }
         if let Some(n) = options.solve_substeps {
             scene.settings.solve_substeps = Some(n.max(1));

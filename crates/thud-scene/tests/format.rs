@@ -141,6 +141,8 @@ fn bad_numbers_and_names() {
     );
     assert!(err("(settings: (touching_gap: Some(-1e-5)))").contains("settings.touching_gap"));
     assert!(err("(settings: (touching_gap: Some(inf)))").contains("settings.touching_gap"));
+    assert!(err("(settings: (sweep_tolerance: Some(-1e-6)))").contains("settings.sweep_tolerance"));
+    assert!(err("(settings: (sweep_tolerance: Some(NaN)))").contains("settings.sweep_tolerance"));
     assert!(err("(bodies: [(shape: Halfspace(normal: (0.0, 1.0, 0.0)))])").contains("Static"));
     assert!(
         err("(bodies: [(shape: Sphere(radius: 1.0), kind: Floppy)])").contains("unknown variant")

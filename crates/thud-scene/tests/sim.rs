@@ -170,13 +170,17 @@ fn resting_scene_reports_drift_and_sag_and_json_has_exactly_the_keys() {
 fn run_options_reach_the_world_settings_and_bad_ones_are_errors() {
     let scene = || thud_scene::standard("tower_20").unwrap();
     let opts = RunOptions {
-        touching_gap: Some(1e-5),
+        touching_gap: Some(2e-5),
         reuse_rows_within: Some(0.0),
+        sweep_tolerance: Some(0.0),
         ..RunOptions::default()
     };
     let sim = Simulation::new(scene(), &opts).unwrap();
     let s = sim.world().settings();
-    assert_eq!((s.touching_gap, s.reuse_rows_within), (1e-5, 0.0));
+    assert_eq!(
+        (s.touching_gap, s.reuse_rows_within, s.sweep_tolerance),
+        (2e-5, 0.0, 0.0)
+    );
     for bad in [-1e-5, f32::NAN, f32::INFINITY] {
         let opts = RunOptions {
             touching_gap: Some(bad),
@@ -186,5 +190,13 @@ fn run_options_reach_the_world_settings_and_bad_ones_are_errors() {
             panic!("touching_gap {bad} taken");
         };
         assert!(e.to_string().contains("touching_gap"), "{e}");
+        let opts = RunOptions {
+            sweep_tolerance: Some(bad),
+            ..RunOptions::default()
+        };
+        let Err(e) = Simulation::new(scene(), &opts) else {
+            panic!("sweep_tolerance {bad} taken");
+        };
+        assert!(e.to_string().contains("sweep_tolerance"), "{e}");
     }
 }
