@@ -74,7 +74,8 @@ struct Args {
     seconds: Option<f32>,
     /// Give Rapier thud's solve budget: `num_solver_iterations` = thud's
     /// `solve_substeps` (4, Rapier's default too) and `num_internal_pgs_iterations` =
-    /// thud's `iterations` per substep (3) instead of Rapier's default 1.
+    /// thud's `iterations` per substep (3) instead of Rapier's default 1 (thud's most:
+    /// its settled solves sweep once, `Settings::sweep_tolerance`).
     #[arg(long)]
     matched: bool,
     /// Also write the figures as JSON to this file.
@@ -448,7 +449,7 @@ fn run(args: &Args) -> Result<(), CompareError> {
             .map_or(String::new(), |t| format!(", sweep_tolerance {t}"));
     let heading = format!(
         "thud (Settings::without_sleeping(): {thud_substeps} solve substeps × \
-         {thud_iterations} PGS sweeps, friction_stride {friction_stride}{gap}) vs Rapier (IntegrationParameters::default(){}: \
+         {thud_iterations} PGS sweeps (one where settled), friction_stride {friction_stride}{gap}) vs Rapier (IntegrationParameters::default(){}: \
          {rapier_iterations} solver iterations × {rapier_sweeps} PGS sweeps); sleeping off; \
          thud on {} thread(s), Rapier on one{disturbed}{}",
         if args.matched { ", matched budget" } else { "" },

@@ -1208,19 +1208,12 @@ impl Relax for Sor {
     }
 }
 
-/// The new λ of one row in four lanes, clamped to `[lo, hi]` (`pgs::update` lane by
-/// lane, before the impulse is applied).
+/// The new λ of one row in four lanes before its clamp (`pgs::update` lane by lane,
+/// before the bounds and the impulse are applied).
 #[inline(always)]
-fn new_lambda<R: Relax>(
-    r: &WideRow,
-    lin: Vec4,
-    (lo, hi): (Vec4, Vec4),
-    omega: R,
-    va: &WideVel,
-    vb: &WideVel,
-) -> Vec4 {
+fn new_lambda<R: Relax>(r: &WideRow, lin: Vec4, omega: R, va: &WideVel, vb: &WideVel) -> Vec4 {
     let jdv = ((r.ang_a.dot(va.ang) + r.ang_b.dot(vb.ang)) + lin) * r.inv_d;
-    omega.unclamped(r.lambda, r.b, jdv).max(lo).min(hi)
+    omega.unclamped(r.lambda, r.b, jdv)
 }
 
 /// The new λ of a normal row in four lanes (`pgs::solve_manifold` lane by lane): its
@@ -1412,8 +1405,11 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
         // bounded by ±μλₙ.
         let bound = (g.friction * slot.rows[0].lambda[h & 1]).max(Vec4::ZERO);
         let (r1, r2) = (slot.rows[1].get(h), slot.rows[2].get(h));
-        let n1 = new_lambda(&r1, w[1], (-bound, bound), omega, &va, &vb);
-        let n2 = new_lambda(&r2, w[2], (-bound, bound), omega, &va, &vb);
+        // (Unclamped first: a sliding point's friction row, held at its bound, still
+        // wants to change, and a settled solve's measure counts what it wants.)
+        let u1 = new_lambda(&r1, w[1], omega, &va, &vb);
+        let u2 = new_lambda(&r2, w[2], omega, &va, &vb);
+        let (n1, n2) = (u1.max(-bound).min(bound), u2.max(-bound).min(bound));
         let (e1, e2) = (n1 - r1.lambda, n2 - r2.lambda);
         // The impulses with the blocks read again from the slot (`lanes::fresh`).
         let rows = fresh(&slot.rows);
@@ -1435,7 +1431,8 @@ fn solve_group_with<V: Velocities + ?Sized, R: Relax, A: AngularT>(
         w[0] += en * m;
         slot.set_lambdas(h, [nn, n1, n2]);
         if measure {
-            change = change.max(e1.abs()).max(e2.abs()).max(en.abs());
+            let (f1, f2) = ((u1 - r1.lambda).abs(), (u2 - r2.lambda).abs());
+            change = change.max(f1).max(f2).max(en.abs());
         }
     }
     let dw = [w[0] - w0[0], w[1] - w0[1], w[2] - w0[2]];
@@ -2305,6 +2302,19 @@ impl WideContacts {
     /// measured ([`measure`](Self::measure)); `∞` where it did not.
     pub(crate) fn change(&self) -> f32 {
         self.change
+    }
+
+    /// Whether every body the groups move has a velocity after the solve, `Vnc + dV`
+    /// (`bodies`), no faster than `speed` in any component, linear (m/s) or angular
+    /// (rad/s, in the body's own frame where it has one): the bodies of a settled
+    /// solve at rest. Bodies apart from the groups (a pendulum, a chain) do not count,
+    /// as their rows' changes do not.
+    pub(crate) fn groups_at_rest(&self, bodies: &SolverBodies, speed: f32) -> bool {
+        let moved = self.in_groups.iter().zip(bodies.vnc.iter().zip(&bodies.dv));
+        moved.filter(|(m, _)| **m).all(|(_, (v, d))| {
+            let fastest = (v.lin + d.lin).abs().max((v.ang + d.ang).abs());
+            fastest.max_element() <= speed
+        })
     }
 
     /// The groups' sweeps in the last solve (one where it was settled).

@@ -914,9 +914,13 @@ mod kernel {
                         let (r1, r2) = (Row8::load(&s.rows[1], inv_i), Row8::load(&s.rows[2], inv_i));
                         let bound = friction.mul(F8::load(&s.rows[0].lambda)).max(zero);
                         let (v1, v2) = (r1.velocity(w[1], &va, &vb), r2.velocity(w[2], &va, &vb));
-                        let n1 = r1.unclamped(v1).max(bound.neg()).min(bound);
-                        let n2 = r2.unclamped(v2).max(bound.neg()).min(bound);
+                        let (u1, u2) = (r1.unclamped(v1), r2.unclamped(v2));
+                        let n1 = u1.max(bound.neg()).min(bound);
+                        let n2 = u2.max(bound.neg()).min(bound);
                         let (e1, e2) = (n1.sub(r1.lambda), n2.sub(r2.lambda));
+                        // What the friction rows want, unclamped (`MEASURE`): a sliding
+                        // point held at its bound is not at rest (`wide::solve_group`).
+                        let wants = [u1.sub(r1.lambda).abs(), u2.sub(r2.lambda).abs()];
                         // The blocks again from the slot, not kept in registers (`lanes::fresh`).
                         let rows = fresh(&s.rows);
                         let (r1, r2) = (Row8::load(&rows[1], inv_i), Row8::load(&rows[2], inv_i));
@@ -941,7 +945,7 @@ mod kernel {
                         n2.store(&mut q2.lambda);
                         nn.store(&mut qn.lambda);
                         if MEASURE {
-                            change = change.max(e1.abs()).max(e2.abs()).max(en.abs());
+                            change = change.max(wants[0]).max(wants[1]).max(en.abs());
                         }
                     }};
                 }
