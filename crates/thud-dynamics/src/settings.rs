@@ -77,11 +77,13 @@ pub struct Settings {
     /// settled, m/s (default 10⁻⁶): where the last sweep of a solve substep changed no
     /// contact row's impulse by more than this in velocity, `|Δλ|·(1/m_a + 1/m_b)`, the
     /// next solve substep over the same rows sweeps them once instead of `iterations`
-    /// times, and that sweep measures again. A structure at rest sits at its solve's
-    /// fixed point (with the default `touching_gap`, a resting `pyramid_100`'s sweeps
-    /// move no body by more than 10⁻⁵ m/s), so its later sweeps only round: at rest
-    /// `pyramid_40` sweeps about 5 times a step instead of 12 and `pyramid_100` about 7,
-    /// and their steps are a quarter shorter. Rows built (or some built again), a body
+    /// times, and that sweep measures again; the rows' bodies must also be at rest, no
+    /// component of their velocities above ten times this (a wall rocking slowly out of
+    /// its plane changes its rows by less than this from sweep to sweep). A structure
+    /// at rest sits at its solve's fixed point (with the default `touching_gap`, a
+    /// resting `pyramid_100`'s sweeps move no body by more than 10⁻⁵ m/s), so its later
+    /// sweeps only round: at rest `pyramid_40` sweeps about 5 times a step instead of 12
+    /// and `pyramid_100` about 8, and their steps are a quarter shorter. Rows built (or some built again), a body
     /// the caller moved or pushed, or a bounce make every sweep run; rows outside the
     /// groups (joints, the overflow set) take all their sweeps, and a solve whose groups
     /// share a body with them never settles. 0 runs every sweep always
