@@ -84,18 +84,22 @@
 //!
 //! **Settled solves** (`Settings::sweep_tolerance`, `τ`). The last sweep of a solve
 //! measures how far it still moved the bodies: each row's impulse change `δ = λ' − λ`
-//! moves its two bodies apart along the row by `|δ|·(1/m_a + 1/m_b)` in their linear
-//! velocity (the angular part aside), and the kernels keep the largest over their lanes
-//! (`solve_group`, `PairKernel::solve`, one `max` of `|δ|` a row, times the lane's
-//! `1/m_a + 1/m_b` once a unit):
+//! (a friction row's before its clamp, so that a sliding point held at its bound still
+//! counts) moves its two bodies apart along the row by `|δ|·(1/m_a + 1/m_b)` in their
+//! linear velocity (the angular part aside), and the kernels keep the largest over
+//! their lanes (`solve_group`, `PairKernel::solve`, one `max` of `|δ|` a row, times the
+//! lane's `1/m_a + 1/m_b` once a unit). With the groups' bodies' velocities after the
+//! solve, `u = Vnc + dV` (`groups_at_rest`):
 //!
 //! ```text
 //!   c = max over the groups' rows of |δ|·(1/m_a + 1/m_b)
-//!   c ≤ τ  →  the next solve over the same rows: one sweep (the last, measured again)
+//!   c ≤ τ  and  every component of every u ≤ 10·τ
+//!       →  the next solve over the same rows: one sweep (the last, measured again)
 //! ```
 //!
 //! A structure at rest is at the solve's fixed point, where the sweeps after the first
-//! only round. Only the groups' rows are measured, so a solve settles only where every
+//! only round; the bodies' own speed catches a slow rocking whose rows change by less
+//! than `τ` from sweep to sweep. Only the groups' rows are measured, so a solve settles only where every
 //! other row (joints', the overflow set's) lies apart from them; those take all their
 //! sweeps after the groups' one (`apart_sweeps`). On threads the units' changes meet
 //! in one `fetch_max` of their `f32` bits (`parallel.rs`), the same maximum in any
@@ -858,8 +862,8 @@ pub(crate) struct WideContacts {
     /// moves the bodies ([`change`](Self::change), `Settings::sweep_tolerance`).
     pub(crate) measure: bool,
     /// The largest change of a row's velocity in the last measured sweep,
-    /// `|Δλ|·(1/m_a + 1/m_b)` (`solve_group`); `∞` where rows outside the groups (the
-    /// overflow set's, joints') took part, which go unmeasured.
+    /// `|Δλ|·(1/m_a + 1/m_b)` (`solve_group`); `∞` where the solve did not measure, or
+    /// rows outside the groups (the overflow set's, joints') share a body with them.
     change: f32,
     /// Whether the solve under way measures (`measure`, where it may).
     measuring: bool,
@@ -2594,15 +2598,7 @@ impl WideContacts {
             // groups (`joints_apart`, `Coloring::overflow_apart`): their sweeps after
             // all of the groups', each sweep's joint rows then overflow as in a sweep,
             // give every body the updates of the serial order, in its order.
-            if joints.is_empty() {
-                self.overflow_sweeps_paired(store, dv, omega, iterations);
-                return;
-            }
-            for _ in 0..iterations {
-                pgs::sweep_joints(joints, dv, false);
-                self.overflow(store, dv, omega, false);
-                dv[0] = Velocity::ZERO;
-            }
+            self.apart_sweeps(store, joints, dv, omega, iterations);
             return;
         }
         if self.units.is_empty() && joints.is_empty() && !symmetric {
